@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+// Module list mirrors the data flow in DESIGN.md: Capture -> FrameSync -> Matte -> Compose -> Scanout.
+// Every library module here must also compile in Embedded Swift (see scripts/firmware.sh).
+import PackageDescription
+
+let package = Package(
+    name: "Backdrop",
+    products: [
+        .executable(name: "backdrop", targets: ["Appliance"]),
+    ],
+    targets: [
+        // C shim: the only place macros (ioctl numbers, errno, CPU_SET) are turned into callables.
+        .target(name: "CKernel", path: "Sources/CKernel"),
+        .systemLibrary(name: "CInih", path: "Sources/CInih", pkgConfig: "inih",
+                       providers: [.apt(["libinih-dev"])]),
+        .systemLibrary(name: "CSpng", path: "Sources/CSpng", pkgConfig: "spng",
+                       providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+
+        .target(name: "KernelIO", dependencies: ["CKernel"]),
+        .target(name: "Frames", dependencies: ["KernelIO"]),
+        .target(name: "FrameSync", dependencies: ["Frames"]),
+        .target(name: "Matte", dependencies: ["Frames"]),
+        .target(name: "Compose", dependencies: ["Frames"]),
+        .target(name: "ImageCodec", dependencies: ["Frames", "CSpng", "CTurboJPEG", "KernelIO"]),
+        .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),
+        .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "Compose", "KernelIO"]),
+        .target(name: "Scenes", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
+        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO"]),
+        .executableTarget(name: "Appliance",
+                          dependencies: ["Frames", "FrameSync", "Matte", "Compose", "ImageCodec", "Settings",
+                                         "Backgrounds", "Scenes", "Pipeline", "KernelIO"]),
+
+        // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
+        .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
+        .testTarget(name: "KernelIOTests", dependencies: ["KernelIO"]),
+        .testTarget(name: "FramesTests", dependencies: ["Frames"]),
+        .testTarget(name: "FrameSyncTests", dependencies: ["FrameSync"]),
+        .testTarget(name: "MatteTests", dependencies: ["Matte", "Scenes"]),
+        .testTarget(name: "ComposeTests", dependencies: ["Compose"]),
+        .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
+        .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec"]),
+        .testTarget(name: "ScenesTests", dependencies: ["Scenes", "ImageCodec"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "CAllocCounter"]),
+    ]
+)

@@ -1,0 +1,2 @@
+import KernelIO
+StandardOutput.line("backdrop: under construction")

@@ -1,0 +1,183 @@
+#define _GNU_SOURCE
+#include "CKernel.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+int bk_errno(void) { return errno; }
+void bk_set_errno(int value) { errno = value; }
+const char *bk_strerror(int code) { return strerror(code); }
+
+int bk_open(const char *path, int flags, unsigned mode) { return open(path, flags | O_CLOEXEC, mode); }
+int bk_open_read(const char *path) { return open(path, O_RDONLY | O_CLOEXEC); }
+int bk_open_write_truncate(const char *path) {
+    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+int bk_close(int fd) { return close(fd); }
+ssize_t bk_read(int fd, void *buffer, size_t count) { return read(fd, buffer, count); }
+ssize_t bk_write(int fd, const void *buffer, size_t count) { return write(fd, buffer, count); }
+ssize_t bk_pread(int fd, void *buffer, size_t count, off_t offset) { return pread(fd, buffer, count, offset); }
+int bk_ioctl(int fd, unsigned long request, void *argument) { return ioctl(fd, request, argument); }
+int bk_fsync(int fd) { return fsync(fd); }
+int bk_rename(const char *from, const char *to) { return rename(from, to); }
+int bk_unlink(const char *path) { return unlink(path); }
+int bk_mkdir(const char *path, unsigned mode) { return mkdir(path, mode); }
+
+int64_t bk_file_size(const char *path) {
+    struct stat info;
+    if (stat(path, &info) != 0) return -1;
+    if (!S_ISREG(info.st_mode)) return -2;
+    return (int64_t)info.st_size;
+}
+
+int bk_is_directory(const char *path) {
+    struct stat info;
+    if (stat(path, &info) != 0) return -1;
+    return S_ISDIR(info.st_mode) ? 1 : 0;
+}
+
+void *bk_mmap_shared(int fd, size_t length, off_t offset, int writable) {
+    int protection = PROT_READ | (writable ? PROT_WRITE : 0);
+    void *address = mmap(NULL, length, protection, MAP_SHARED, fd, offset);
+    return address == MAP_FAILED ? NULL : address;
+}
+int bk_munmap(void *address, size_t length) { return munmap(address, length); }
+
+int bk_list_directory(const char *path, char *names, size_t capacity, size_t *used) {
+    DIR *directory = opendir(path);
+    if (!directory) return -1;
+    int count = 0;
+    size_t offset = 0;
+    struct dirent *entry;
+    while ((entry = readdir(directory)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+        size_t length = strlen(entry->d_name) + 1;
+        if (offset + length > capacity) break;
+        memcpy(names + offset, entry->d_name, length);
+        offset += length;
+        count++;
+    }
+    closedir(directory);
+    *used = offset;
+    return count;
+}
+
+uint64_t bk_monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+void bk_sleep_ns(uint64_t nanoseconds) {
+    struct timespec request = { (time_t)(nanoseconds / 1000000000ull), (long)(nanoseconds % 1000000000ull) };
+    while (nanosleep(&request, &request) != 0 && errno == EINTR) {}
+}
+
+int bk_pin_current_thread(uint64_t cpu_mask) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu = 0; cpu < 64; cpu++)
+        if (cpu_mask & (1ull << cpu)) CPU_SET(cpu, &set);
+    return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+int bk_set_realtime(int priority) {
+    struct sched_param parameters = { .sched_priority = priority };
+    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters);
+}
+
+int bk_online_cpus(void) { return (int)sysconf(_SC_NPROCESSORS_ONLN); }
+
+int bk_thread_start(uint64_t *handle, bk_thread_body body, void *context) {
+    pthread_t thread;
+    int result = pthread_create(&thread, NULL, body, context);
+    if (result == 0) *handle = (uint64_t)thread;
+    return result;
+}
+int bk_thread_join(uint64_t handle) { return pthread_join((pthread_t)handle, NULL); }
+
+void *bk_aligned_alloc(size_t alignment, size_t size) {
+    void *pointer = NULL;
+    if (posix_memalign(&pointer, alignment, size) != 0) return NULL;
+    return pointer;
+}
+void bk_free(void *pointer) { free(pointer); }
+
+void bk_log_line(const char *text) {
+    // One write per line: journald and tests read whole lines even with several threads logging.
+    size_t length = strlen(text);
+    char line[1024];
+    if (length > sizeof line - 2) length = sizeof line - 2;
+    memcpy(line, text, length);
+    line[length] = '\n';
+    ssize_t ignored = write(2, line, length + 1);
+    (void)ignored;
+}
+
+void bk_write_stdout(const char *text, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(1, text, length);
+        if (written < 0) { if (errno == EINTR) continue; return; }
+        text += written;
+        length -= (size_t)written;
+    }
+}
+
+int bk_signalfd_for(const int *signals, int count) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < count; i++) sigaddset(&set, signals[i]);
+    // Blocked in every thread created afterwards, so only the signalfd sees them.
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+int bk_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t got = read(fd, &info, sizeof info);
+    if (got != (ssize_t)sizeof info) return -1;
+    return (int)info.ssi_signo;
+}
+int bk_raise(int signal) { return raise(signal); }
+
+int bk_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+int bk_eventfd_signal(int fd) { uint64_t one = 1; return write(fd, &one, sizeof one) == sizeof one ? 0 : -1; }
+int bk_eventfd_drain(int fd) { uint64_t value; return read(fd, &value, sizeof value) == sizeof value ? 0 : -1; }
+
+int bk_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+int bk_epoll_add(int epoll_fd, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event event = { .events = events, .data.u64 = token };
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+}
+int bk_epoll_remove(int epoll_fd, int fd) { return epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, NULL); }
+int bk_epoll_wait(int epoll_fd, uint64_t *tokens, uint32_t *masks, int capacity, int timeout_ms) {
+    struct epoll_event events[16];
+    if (capacity > 16) capacity = 16;
+    int count = epoll_wait(epoll_fd, events, capacity, timeout_ms);
+    for (int i = 0; i < count; i++) { tokens[i] = events[i].data.u64; masks[i] = events[i].events; }
+    return count;
+}
+int bk_timerfd_create(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC); }
+int bk_timerfd_arm(int fd, uint64_t interval_ns) {
+    struct itimerspec spec;
+    spec.it_interval.tv_sec = (time_t)(interval_ns / 1000000000ull);
+    spec.it_interval.tv_nsec = (long)(interval_ns % 1000000000ull);
+    spec.it_value = spec.it_interval;
+    return timerfd_settime(fd, 0, &spec, NULL);
+}
+int bk_timerfd_drain(int fd) { uint64_t expirations; return read(fd, &expirations, sizeof expirations) == sizeof expirations ? 0 : -1; }

@@ -1,0 +1,91 @@
+// The one funnel from Swift to libc and the kernel. Macros and variadic calls (ioctl, open,
+// errno, CPU_SET, fcntl) do not import into Swift, and Embedded Swift cannot import Glibc,
+// so each is wrapped here as a plain function. No logic lives here.
+#ifndef BACKDROP_CKERNEL_H
+#define BACKDROP_CKERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int bk_errno(void);
+void bk_set_errno(int value);
+const char *bk_strerror(int code);
+
+int bk_open(const char *path, int flags, unsigned mode);
+int bk_open_read(const char *path);
+int bk_open_write_truncate(const char *path);
+int bk_close(int fd);
+ssize_t bk_read(int fd, void *buffer, size_t count);
+ssize_t bk_write(int fd, const void *buffer, size_t count);
+ssize_t bk_pread(int fd, void *buffer, size_t count, off_t offset);
+int bk_ioctl(int fd, unsigned long request, void *argument);
+int bk_fsync(int fd);
+int bk_rename(const char *from, const char *to);
+int bk_unlink(const char *path);
+int bk_mkdir(const char *path, unsigned mode);
+/// Size in bytes of a regular file, -1 with errno on failure, -2 when it is not a regular file.
+int64_t bk_file_size(const char *path);
+/// 1 directory, 0 other, -1 missing (errno set).
+int bk_is_directory(const char *path);
+
+void *bk_mmap_shared(int fd, size_t length, off_t offset, int writable);
+int bk_munmap(void *address, size_t length);
+
+/// Directory listing without exposing DIR*: fills `names` with NUL-separated entry names
+/// (excluding . and ..), returns the count or -1 with errno. Truncates at capacity.
+int bk_list_directory(const char *path, char *names, size_t capacity, size_t *used);
+
+uint64_t bk_monotonic_ns(void);
+void bk_sleep_ns(uint64_t nanoseconds);
+
+/// Pins the calling thread to the CPUs whose bits are set in mask (bit n = CPU n).
+int bk_pin_current_thread(uint64_t cpu_mask);
+/// Tries SCHED_FIFO at the given priority for the calling thread; returns 0 or an errno.
+int bk_set_realtime(int priority);
+int bk_online_cpus(void);
+
+typedef void *(*bk_thread_body)(void *);
+/// Starts a joinable thread; returns 0 or an errno. The handle is opaque to Swift.
+int bk_thread_start(uint64_t *handle, bk_thread_body body, void *context);
+int bk_thread_join(uint64_t handle);
+
+void *bk_aligned_alloc(size_t alignment, size_t size);
+void bk_free(void *pointer);
+
+/// Writes one line to stderr in a single write so concurrent log lines do not interleave.
+void bk_log_line(const char *text);
+void bk_write_stdout(const char *text, size_t length);
+
+// Signals and event descriptors for the I/O thread.
+int bk_signalfd_for(const int *signals, int count);
+int bk_signalfd_read(int fd);
+int bk_raise(int signal);
+int bk_eventfd(void);
+int bk_eventfd_signal(int fd);
+int bk_eventfd_drain(int fd);
+int bk_epoll_create(void);
+int bk_epoll_add(int epoll_fd, int fd, uint32_t events, uint64_t token);
+int bk_epoll_remove(int epoll_fd, int fd);
+/// Waits for at most `capacity` events; tokens and event masks land in the two arrays.
+int bk_epoll_wait(int epoll_fd, uint64_t *tokens, uint32_t *masks, int capacity, int timeout_ms);
+int bk_timerfd_create(void);
+int bk_timerfd_arm(int fd, uint64_t interval_ns);
+int bk_timerfd_drain(int fd);
+
+enum {
+    BK_EPOLLIN = 0x001, BK_EPOLLPRI = 0x002, BK_EPOLLOUT = 0x004,
+    BK_EPOLLERR = 0x008, BK_EPOLLHUP = 0x010,
+    BK_SIGHUP = 1, BK_SIGINT = 2, BK_SIGUSR1 = 10, BK_SIGTERM = 15,
+    BK_EINTR = 4, BK_EAGAIN = 11, BK_ENOENT = 2, BK_ENODEV = 19, BK_EBUSY = 16, BK_EINVAL = 22,
+    BK_EPERM = 1, BK_ENOSPC = 28, BK_EEXIST = 17,
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif
