@@ -27,10 +27,11 @@ let package = Package(
         .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),
         .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "Compose", "KernelIO"]),
         .target(name: "Scenes", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
+        .target(name: "Sinks", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO"]),
         .executableTarget(name: "Appliance",
                           dependencies: ["Frames", "FrameSync", "Matte", "Compose", "ImageCodec", "Settings",
-                                         "Backgrounds", "Scenes", "Pipeline", "KernelIO"]),
+                                         "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
@@ -43,6 +44,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
         .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "ImageCodec"]),
+        .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "CAllocCounter"]),
     ]
 )

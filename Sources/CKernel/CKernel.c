@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -158,6 +159,28 @@ int bk_raise(int signal) { return raise(signal); }
 int bk_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 int bk_eventfd_signal(int fd) { uint64_t one = 1; return write(fd, &one, sizeof one) == sizeof one ? 0 : -1; }
 int bk_eventfd_drain(int fd) { uint64_t value; return read(fd, &value, sizeof value) == sizeof value ? 0 : -1; }
+
+int bk_semaphore_create(void) { return eventfd(0, EFD_SEMAPHORE | EFD_CLOEXEC); }
+int bk_semaphore_post(int fd) {
+    uint64_t one = 1;
+    for (;;) {
+        if (write(fd, &one, sizeof one) == sizeof one) return 0;
+        if (errno != EINTR) return -1;
+    }
+}
+int bk_semaphore_wait(int fd, int timeout_ms) {
+    for (;;) {
+        if (timeout_ms >= 0) {
+            struct pollfd waiter = { .fd = fd, .events = POLLIN };
+            int ready = poll(&waiter, 1, timeout_ms);
+            if (ready == 0) return 0;
+            if (ready < 0) { if (errno == EINTR) continue; return -1; }
+        }
+        uint64_t value;
+        if (read(fd, &value, sizeof value) == sizeof value) return 1;
+        if (errno != EINTR) return -1;
+    }
+}
 
 int bk_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 int bk_epoll_add(int epoll_fd, int fd, uint32_t events, uint64_t token) {

@@ -77,6 +77,13 @@ int bk_timerfd_create(void);
 int bk_timerfd_arm(int fd, uint64_t interval_ns);
 int bk_timerfd_drain(int fd);
 
+/// A counting semaphore on an eventfd (EFD_SEMAPHORE, blocking): post and wait are single
+/// syscalls that never allocate, which the frame path needs.
+int bk_semaphore_create(void);
+int bk_semaphore_post(int fd);
+/// Waits up to timeout_ms (-1 forever); returns 1 when taken, 0 on time-out, -1 on error.
+int bk_semaphore_wait(int fd, int timeout_ms);
+
 enum {
     BK_EPOLLIN = 0x001, BK_EPOLLPRI = 0x002, BK_EPOLLOUT = 0x004,
     BK_EPOLLERR = 0x008, BK_EPOLLHUP = 0x010,
