@@ -21,6 +21,19 @@
 #include <time.h>
 #include <unistd.h>
 
+static int saved_argc;
+static char **saved_argv;
+// glibc passes (argc, argv, envp) to .init_array functions; this runs before Swift's main.
+__attribute__((constructor)) static void bk_save_arguments(int argc, char **argv, char **envp) {
+    (void)envp;
+    saved_argc = argc;
+    saved_argv = argv;
+}
+int bk_argc(void) { return saved_argc; }
+const char *bk_argv(int index) { return (index >= 0 && index < saved_argc) ? saved_argv[index] : NULL; }
+const char *bk_getenv(const char *name) { return getenv(name); }
+void bk_exit(int status) { _exit(status); }
+
 int bk_errno(void) { return errno; }
 void bk_set_errno(int value) { errno = value; }
 const char *bk_strerror(int code) { return strerror(code); }

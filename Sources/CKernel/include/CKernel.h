@@ -77,6 +77,15 @@ int bk_timerfd_create(void);
 int bk_timerfd_arm(int fd, uint64_t interval_ns);
 int bk_timerfd_drain(int fd);
 
+/// The process's arguments. Embedded Swift has no CommandLine, so the shim keeps what glibc
+/// hands to constructors (argc, argv) before main runs.
+int bk_argc(void);
+const char *bk_argv(int index);
+/// Flushes nothing and leaves with the given status (stdout is written unbuffered by bk_write_stdout).
+void bk_exit(int status) __attribute__((noreturn));
+/// An environment variable or NULL.
+const char *bk_getenv(const char *name);
+
 /// A counting semaphore on an eventfd (EFD_SEMAPHORE, blocking): post and wait are single
 /// syscalls that never allocate, which the frame path needs.
 int bk_semaphore_create(void);

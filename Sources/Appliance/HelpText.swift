@@ -1,0 +1,69 @@
+/// What `backdrop --help` and `backdrop COMMAND --help` print. One place, so the host and the
+/// firmware build print the same words.
+enum HelpText {
+    static let overview = """
+    backdrop: depth-camera photo booth. People in front of the camera appear live over a backdrop.
+
+    usage: backdrop COMMAND [OPTIONS]
+
+    commands:
+      demo          synthetic scene -> composited video file, with latency statistics
+      render        composite a recording offline into PNG frames
+      check-config  validate a config file exactly as the device will
+      bench         per-stage ns/pixel and the ratio to memcpy of the same bytes
+      run           the appliance loop (source and sink chosen by the config)
+
+    backdrop COMMAND --help shows a command's options.
+    exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
+    """
+
+    static let demo = """
+    usage: backdrop demo [--frames N] [--out PATH] [--size WxH] [--config FILE]
+
+    Runs the synthetic RGB-D scene (a person at ~1.2 m before a wall at ~3 m) through the whole
+    pipeline and writes the composite to PATH (.y4m video; default out/demo.y4m), then prints a
+    summary with latency statistics.
+      --frames N     frames to render (1...100000, default 300)
+      --out PATH     output video (.y4m) or a directory for PNG frames
+      --size WxH     output size (default 1280x720)
+      --config FILE  take [matte], [background] and [pipeline] from FILE
+    """
+
+    static let render = """
+    usage: backdrop render RECORDING --background IMAGE --out DIR [--matte-out DIR] [--config FILE]
+
+    Composites every frame of RECORDING (DIR/color, DIR/depth, DIR/recording.ini) over IMAGE
+    (PNG or JPEG) and writes DIR/NNNNNN.png; with --matte-out also the alpha mattes.
+      --background IMAGE  the backdrop (scaled once with [background] fit)
+      --out DIR           where the composited frames go (created if missing)
+      --matte-out DIR     where the mattes go (8-bit grey PNG)
+      --config FILE       thresholds ([matte], [background], [output] width/height)
+      --size WxH          output size (default: the recording's colour size)
+    """
+
+    static let checkConfig = """
+    usage: backdrop check-config FILE [--backgrounds DIR]
+
+    Validates FILE exactly as the device does when it loads it. Prints every problem with the
+    section, key, bad value and what is allowed; exit 0 when good, 2 when not. With
+    --backgrounds, also decodes every image in DIR and reports the ones that would be skipped.
+    """
+
+    static let bench = """
+    usage: backdrop bench [--size WxH] [--frames N] [--json]
+
+    Measures each stage in ns per output pixel at 1280x720 and 1920x1080 (or only --size), with
+    one worker and with all workers, and memcpy of the same bytes the frame path reads and writes,
+    in the same run. --json prints one object per size.
+      --frames N  frames per measurement (1...10000, default 60)
+    """
+
+    static let run = """
+    usage: backdrop run [--config FILE] [--frames N]
+
+    The appliance loop. [camera] source and [output] sink in FILE (default /etc/backdrop/backdrop.conf)
+    choose where frames come from and go. SIGTERM/SIGINT stop, SIGHUP reloads the config,
+    SIGUSR1 prints latency statistics.
+      --frames N  stop after N frames (default: run until stopped)
+    """
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Command-level checks of the real executable: each bad input gives a clear message and the
+# documented exit code (0 success, 1 runtime failure, 2 usage or invalid input), never a crash.
+# Prints one line per check and closes with "cli: N passed, N failed".
+set -u
+backdrop=$(realpath "$1")
+work=$(mktemp -d /tmp/backdrop-cli.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+# expect NAME CODE PATTERN -- COMMAND...: exit code must be CODE and stdout+stderr match PATTERN.
+expect() {
+    local name=$1 code=$2 pattern=$3; shift 4
+    local output status
+    output=$("$@" 2>&1); status=$?
+    if [ "$status" -eq "$code" ] && grep -Eq -- "$pattern" <<<"$output"; then
+        passed=$((passed + 1)); echo "PASS $name"
+    else
+        failed=$((failed + 1)); echo "FAIL $name (exit $status, wanted $code; output must match /$pattern/)"
+        sed 's/^/    | /' <<<"$output" | head -20
+    fi
+}
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+rgbd="$repo/../shared/data/rgbd"
+
+# Test images and recordings are made here by the binary itself (demo writes PNG frames),
+# so no fixture files are checked in.
+"$backdrop" demo --frames 2 --size 64x48 --out "$work/frames" >/dev/null 2>&1
+good_png=$(ls "$work"/frames/*.png 2>/dev/null | head -1)
+
+expect "help lists the commands" 0 "check-config" -- "$backdrop" --help
+expect "unknown command is a usage error" 2 "unknown command" -- "$backdrop" frobnicate
+expect "unknown option is a usage error" 2 "unknown option --bogus" -- "$backdrop" demo --bogus
+expect "bad frame count names the range" 2 "--frames.*1" -- "$backdrop" demo --frames -3
+expect "bad size" 2 "--size" -- "$backdrop" demo --size 12xq
+expect "demo writes a video" 0 "latency end-to-end" -- "$backdrop" demo --frames 5 --size 128x96 --out "$work/d.y4m"
+expect "demo video has 5 frames" 0 "^5$" -- bash -c "grep -c FRAME '$work/d.y4m'"
+
+printf '[matte]\nmode = auto\nnear_mm = 300\nfar_mm = 2000\n' > "$work/good.conf"
+expect "good config passes" 0 "ok" -- "$backdrop" check-config "$work/good.conf"
+printf '[matte]\nnear_mm = 3000\nfar_mm = 2000\nfeather_px = lots\n' > "$work/bad.conf"
+expect "bad config lists every problem" 2 "feather_px" -- "$backdrop" check-config "$work/bad.conf"
+expect "contradiction names both keys" 2 "near_mm.*far_mm|far_mm.*near_mm" -- "$backdrop" check-config "$work/bad.conf"
+printf '[matte\nmode = auto\n' > "$work/syntax.conf"
+expect "syntax error names its line" 2 "syntax.conf:1" -- "$backdrop" check-config "$work/syntax.conf"
+printf '[matte]\ncolour = blue\n' > "$work/unknown.conf"
+expect "unknown key warns but passes" 0 "warning.*colour" -- "$backdrop" check-config "$work/unknown.conf"
+expect "missing config file" 2 "nothere.conf" -- "$backdrop" check-config "$work/nothere.conf"
+
+mkdir -p "$work/bg"
+cp "$good_png" "$work/bg/a-good.png"
+head -c 100 "$good_png" > "$work/bg/b-truncated.png"
+printf 'not an image at all' > "$work/bg/c-corrupt.png"
+python3 - "$work/bg/d-huge.png" <<'PY'
+import struct, sys, zlib
+# A valid PNG header claiming 20000x20000 pixels: the decoder must refuse it from the header.
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+ihdr = struct.pack(">IIBBBBB", 20000, 20000, 8, 2, 0, 0, 0)
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+PY
+expect "bad backdrops are reported, good one loads" 2 "b-truncated.png.*|c-corrupt.png" -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/bg"
+expect "huge backdrop refused from its header" 2 "d-huge.png.*(large|20000)" -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/bg"
+
+mkdir -p "$work/rec/color" "$work/rec/depth"
+printf '[depth]\nunit_mm = 1.0\nregistered = true\n' > "$work/rec/recording.ini"
+expect "empty recording" 2 "no frames|empty" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o1"
+cp "$good_png" "$work/rec/color/000000.png"; cp "$good_png" "$work/rec/color/000001.png"
+cp "$good_png" "$work/rec/depth/000000.png"
+expect "colour and depth counts differ" 2 "2.*1|differ" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o2"
+expect "missing backdrop image" 2 "missing.png" -- "$backdrop" render "$work/rec" --background "$work/missing.png" --out "$work/o3"
+expect "corrupt backdrop image" 2 "c-corrupt.png" -- "$backdrop" render "$work/rec" --background "$work/bg/c-corrupt.png" --out "$work/o4"
+expect "render needs --out" 2 "--out" -- "$backdrop" render "$work/rec" --background "$good_png"
+
+if [ -d "$rgbd/pcl_five_people" ]; then
+    expect "render a real recording" 0 "1 frame" -- "$backdrop" render "$rgbd/pcl_five_people" --background "$good_png" --out "$work/real" --matte-out "$work/realmatte"
+    expect "render wrote frame and matte" 0 "000000.png" -- bash -c "ls '$work/real' && ls '$work/realmatte'"
+else
+    echo "SKIP render a real recording: $rgbd is absent"
+fi
+expect "bench json has the contract fields" 0 '"ratio_to_memcpy"' -- "$backdrop" bench --size 320x240 --frames 3 --json
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
