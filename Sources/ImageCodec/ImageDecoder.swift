@@ -1,0 +1,207 @@
+import CSpng
+import CTurboJPEG
+import Frames
+import KernelIO
+
+/// Decodes PNG (libspng) and JPEG (libturbojpeg) files into Backdrop's pixel formats.
+///
+/// One decoder keeps its file buffer and JPEG handle between calls, so decoding a sequence of
+/// similar files (a recording) allocates only inside libspng's per-file context. Not thread-safe:
+/// give each thread its own decoder. Every size is checked against the limits from the header,
+/// before any pixel memory is allocated.
+public final class ImageDecoder {
+    /// Largest width or height accepted.
+    public static let maximumSide = 16384
+    /// Largest pixel count accepted (64 Mpx: a 8192x8192 RGB24 image is 192 MiB decoded).
+    public static let maximumPixels = 8192 * 8192
+
+    private let file = ImageFileBuffer()
+    private var jpeg: tjhandle?
+
+    public init() {}
+
+    deinit { if let jpeg { tjDestroy(jpeg) } }
+
+    /// Reads and checks the header only.
+    public func header(path: String) throws(ImageError) -> ImageHeader {
+        let bytes = try file.read(path)
+        return try header(of: bytes, path: path)
+    }
+
+    /// Decodes into a new buffer of the file's natural format (see `ImageHeader.naturalFormat`).
+    public func decode(path: String) throws(ImageError) -> PixelBuffer {
+        let bytes = try file.read(path)
+        let info = try header(of: bytes, path: path)
+        let buffer = PixelBuffer(format: info.naturalFormat, size: info.size)
+        try decode(bytes, info: info, path: path, into: buffer.view)
+        return buffer
+    }
+
+    /// Decodes into memory the caller owns, without allocating pixel memory. The view's size must
+    /// equal the image's. `.rgb24` accepts any image; `.z16` needs a 16-bit greyscale PNG;
+    /// `.alpha8` an 8-bit greyscale PNG.
+    public func decode(path: String, into view: ImageView) throws(ImageError) {
+        let bytes = try file.read(path)
+        let info = try header(of: bytes, path: path)
+        try decode(bytes, info: info, path: path, into: view)
+    }
+
+    /// Decodes bytes already in memory (for callers that embed or download images).
+    public func decode(bytes: UnsafeRawBufferPointer, name: String) throws(ImageError) -> PixelBuffer {
+        let info = try header(of: bytes, path: name)
+        let buffer = PixelBuffer(format: info.naturalFormat, size: info.size)
+        try decode(bytes, info: info, path: name, into: buffer.view)
+        return buffer
+    }
+
+    public func header(of bytes: UnsafeRawBufferPointer, path: String) throws(ImageError) -> ImageHeader {
+        guard let container = ImageContainer.detect(bytes) else {
+            if bytes.isEmpty { throw .unsupportedFormat(path: path, detail: "the file is empty") }
+            throw .unsupportedFormat(path: path, detail: "not a PNG or JPEG file (unrecognised signature)")
+        }
+        switch container {
+        case .png: return try withPNG(bytes, path: path) { context throws(ImageError) in
+            try pngHeader(context, path: path)
+        }
+        case .jpeg: return try jpegHeader(bytes, path: path)
+        }
+    }
+
+    private func decode(_ bytes: UnsafeRawBufferPointer, info: ImageHeader, path: String,
+                        into view: ImageView) throws(ImageError) {
+        guard view.size == info.size else {
+            throw .mismatch(path: path, detail: "image is \(info.size.description), expected \(view.size.description)")
+        }
+        switch view.format {
+        case .rgb24:
+            break
+        case .z16:
+            guard info.naturalFormat == .z16 else {
+                throw .mismatch(path: path, detail: "expected a 16-bit greyscale PNG (depth), found \(describe(info))")
+            }
+        case .alpha8:
+            guard info.isGrey8 else {
+                throw .mismatch(path: path, detail: "expected an 8-bit greyscale PNG, found \(describe(info))")
+            }
+        default:
+            throw .mismatch(path: path, detail: "cannot decode into \(view.format.name)")
+        }
+        switch info.container {
+        case .png:
+            try withPNG(bytes, path: path) { context throws(ImageError) in
+                try decodePNG(context, info: info, path: path, into: view)
+            }
+        case .jpeg:
+            try decodeJPEG(bytes, path: path, into: view)
+        }
+    }
+
+    private func describe(_ info: ImageHeader) -> String {
+        if info.naturalFormat == .z16 { return "a 16-bit greyscale PNG" }
+        if info.isGrey8 { return "an 8-bit greyscale PNG" }
+        return "a colour \(info.container.name)"
+    }
+
+    private static func checkLimits(width: Int, height: Int, path: String) throws(ImageError) {
+        guard width > 0, height > 0 else {
+            throw .corrupt(path: path, detail: "header gives an empty size \(width)x\(height)")
+        }
+        if width > maximumSide || height > maximumSide || width * height > maximumPixels {
+            throw .tooLarge(path: path, width: width, height: height)
+        }
+    }
+
+    // MARK: PNG
+
+    private func withPNG<R>(_ bytes: UnsafeRawBufferPointer, path: String,
+                            _ body: (OpaquePointer) throws(ImageError) -> R) throws(ImageError) -> R {
+        guard let context = spng_ctx_new(0) else { throw .corrupt(path: path, detail: "libspng: out of memory") }
+        defer { spng_ctx_free(context) }
+        // Bounds ancillary chunk memory so a hostile file cannot make the decoder balloon.
+        _ = spng_set_chunk_limits(context, 16 * 1024 * 1024, 64 * 1024 * 1024)
+        let status = spng_set_png_buffer(context, bytes.baseAddress, bytes.count)
+        guard status == 0 else { throw .corrupt(path: path, detail: Self.spngText(status)) }
+        return try body(context)
+    }
+
+    private func pngHeader(_ context: OpaquePointer, path: String) throws(ImageError) -> ImageHeader {
+        var ihdr = spng_ihdr()
+        let status = spng_get_ihdr(context, &ihdr)
+        guard status == 0 else { throw .corrupt(path: path, detail: Self.spngText(status)) }
+        let width = Int(ihdr.width)
+        let height = Int(ihdr.height)
+        try Self.checkLimits(width: width, height: height, path: path)
+        let grey = ihdr.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue)
+        return ImageHeader(container: .png, size: FrameSize(width: width, height: height),
+                           naturalFormat: grey && ihdr.bit_depth == 16 ? .z16 : .rgb24,
+                           isGrey8: grey && ihdr.bit_depth == 8)
+    }
+
+    private func decodePNG(_ context: OpaquePointer, info: ImageHeader, path: String,
+                           into view: ImageView) throws(ImageError) {
+        let format: Int32
+        switch view.format {
+        case .z16, .alpha8: format = Int32(SPNG_FMT_PNG.rawValue)  // host-endian samples as stored
+        default: format = Int32(SPNG_FMT_RGB8.rawValue)
+        }
+        let rowBytes = view.format.minimumBytesPerRow(width: info.size.width)
+        // Progressive mode hands us one row at a time, so rows land at the view's own stride.
+        var status = spng_decode_image(context, nil, 0, format, Int32(SPNG_DECODE_PROGRESSIVE.rawValue))
+        guard status == 0 else { throw .corrupt(path: path, detail: Self.spngText(status)) }
+        var row = spng_row_info()
+        repeat {
+            status = spng_get_row_info(context, &row)
+            if status != 0 { break }
+            status = spng_decode_row(context, view.row(Int(row.row_num)), rowBytes)
+        } while status == 0
+        guard status == Int32(SPNG_EOI.rawValue) else {
+            throw .corrupt(path: path, detail: Self.spngText(status))
+        }
+    }
+
+    private static func spngText(_ status: Int32) -> String {
+        guard let text = spng_strerror(status) else { return "libspng error \(status)" }
+        return "libspng: " + String(cString: text)
+    }
+
+    // MARK: JPEG
+
+    private func jpegHandle(path: String) throws(ImageError) -> tjhandle {
+        if let jpeg { return jpeg }
+        guard let handle = tjInitDecompress() else {
+            throw .corrupt(path: path, detail: "libturbojpeg: cannot create a decompressor")
+        }
+        jpeg = handle
+        return handle
+    }
+
+    private func jpegHeader(_ bytes: UnsafeRawBufferPointer, path: String) throws(ImageError) -> ImageHeader {
+        let handle = try jpegHandle(path: path)
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let status = tjDecompressHeader3(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                         UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+        guard status == 0 else { throw .corrupt(path: path, detail: jpegText(handle)) }
+        try Self.checkLimits(width: Int(width), height: Int(height), path: path)
+        return ImageHeader(container: .jpeg, size: FrameSize(width: Int(width), height: Int(height)),
+                           naturalFormat: .rgb24, isGrey8: false)
+    }
+
+    private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, path: String, into view: ImageView) throws(ImageError) {
+        let handle = try jpegHandle(path: path)
+        // Stop on warnings: libjpeg's "premature end of data" is only a warning, and a truncated
+        // file must be reported, not shown half grey.
+        let status = tjDecompress2(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                   UInt(bytes.count), view.base.assumingMemoryBound(to: UInt8.self),
+                                   Int32(view.size.width), Int32(view.bytesPerRow), Int32(view.size.height),
+                                   Int32(TJPF_RGB.rawValue), Int32(TJFLAG_STOPONWARNING))
+        guard status == 0 else { throw .corrupt(path: path, detail: jpegText(handle)) }
+    }
+
+    private func jpegText(_ handle: tjhandle) -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "libturbojpeg error" }
+        return "libturbojpeg: " + String(cString: text)
+    }
+}
