@@ -18,6 +18,13 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
 
+        .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
+                       providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CGBM", path: "Sources/CGBM", pkgConfig: "gbm",
+                       providers: [.apt(["libgbm-dev"])]),
+        // Keeps every libgpiod call in C so libgpiod 1.6 and 2.x both build (see its header).
+        .target(name: "CGpioShim", path: "Sources/CGpioShim", linkerSettings: [.linkedLibrary("gpiod")]),
+
         .target(name: "KernelIO", dependencies: ["CKernel"]),
         .target(name: "Frames", dependencies: ["KernelIO"]),
         .target(name: "FrameSync", dependencies: ["Frames"]),
@@ -27,11 +34,16 @@ let package = Package(
         .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),
         .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "Compose", "KernelIO"]),
         .target(name: "Scenes", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
+        .target(name: "Capture", dependencies: ["Frames", "KernelIO", "CKernel", "CTurboJPEG"]),
+        .target(name: "Scanout", dependencies: ["Frames", "KernelIO", "CKernel", "CDRM", "CGBM"]),
+        .target(name: "Controls", dependencies: ["KernelIO"]),
+        .target(name: "Buttons", dependencies: ["Controls", "KernelIO", "CGpioShim"]),
         .target(name: "Sinks", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO"]),
         .executableTarget(name: "Appliance",
                           dependencies: ["Frames", "FrameSync", "Matte", "Compose", "ImageCodec", "Settings",
-                                         "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO"]),
+                                         "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO",
+                                         "Capture", "Scanout", "Controls", "Buttons"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
@@ -44,6 +56,10 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
         .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "ImageCodec"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
+        .testTarget(name: "ScanoutTests", dependencies: ["Scanout"]),
+        .testTarget(name: "ControlsTests", dependencies: ["Controls"]),
+        .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "Controls"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "CAllocCounter"]),
     ]

@@ -1,0 +1,3 @@
+#include "CGpioShim.h"
+#include <gpiod.h>
+int bk_gpio_shim_version(void) { return 1; }
