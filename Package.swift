@@ -10,7 +10,8 @@ let package = Package(
     ],
     targets: [
         // C shim: the only place macros (ioctl numbers, errno, CPU_SET) are turned into callables.
-        .target(name: "CKernel", path: "Sources/CKernel"),
+        // libm: float rounding in the kernels lowers to roundf/floorf, and nothing else pulls it in.
+        .target(name: "CKernel", path: "Sources/CKernel", linkerSettings: [.linkedLibrary("m")]),
         .systemLibrary(name: "CInih", path: "Sources/CInih", pkgConfig: "inih",
                        providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSpng", path: "Sources/CSpng", pkgConfig: "spng",
