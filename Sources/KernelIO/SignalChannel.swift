@@ -1,0 +1,30 @@
+import CKernel
+
+/// TERM, INT, HUP and USR1 delivered as readable events on a signalfd instead of handlers, so
+/// the I/O thread handles them in its loop. Create it before starting any thread: the signals are
+/// blocked in the creating thread and every thread started after inherits that.
+public struct SignalChannel: ~Copyable {
+    public static let terminate = Int32(BK_SIGTERM)
+    public static let interrupt = Int32(BK_SIGINT)
+    public static let hangUp = Int32(BK_SIGHUP)
+    public static let user1 = Int32(BK_SIGUSR1)
+
+    private let fd: Int32
+
+    public init() throws(SystemError) {
+        let signals: [Int32] = [Self.terminate, Self.interrupt, Self.hangUp, Self.user1]
+        let fd = signals.withUnsafeBufferPointer { bk_signalfd_for($0.baseAddress, Int32($0.count)) }
+        guard fd >= 0 else { throw SystemError("signalfd") }
+        self.fd = fd
+    }
+
+    /// The next pending signal number, or nil when none is pending. Never blocks.
+    public func next() -> Int32? {
+        let signal = bk_signalfd_read(fd)
+        return signal > 0 ? signal : nil
+    }
+
+    public func withRawValue<R>(_ body: (Int32) -> R) -> R { body(fd) }
+
+    deinit { _ = bk_close(fd) }
+}
