@@ -1,16 +1,24 @@
 # The Embedded Swift firmware (scripts/firmware.sh does the work; see its header).
 #   make firmware [ARCH=amd64|arm64]          -> build/firmware/$(ARCH)/backdrop and report.txt
 #   make firmware-run ARCH=arm64 ARGS="demo --frames 30 --out out/arm.y4m"
+#   make embedded-host                        -> Embedded build for this machine, runs its demo once
 #   make firmware-test                        -> both arches, emulated arm64, byte-identity with the host build
 ARCH ?= amd64
 ARGS ?= --help
 
-.PHONY: firmware firmware-run firmware-test
+.PHONY: firmware firmware-run firmware-test embedded-host
 firmware:
 	@bash scripts/firmware.sh build $(ARCH)
 
 firmware-run:
 	@bash scripts/firmware.sh run $(ARCH) $(ARGS)
 
-firmware-test:
+embedded-host:
+	@mkdir -p out
+	@bash scripts/firmware.sh run amd64 demo --frames 30 --out out/embedded-demo.y4m
+
+# Needs the host release build (the `build` target) to compare against.
+firmware-test: build
 	@bash scripts/firmware.sh test
+
+TEST_EXTRA += firmware-test

@@ -169,7 +169,10 @@ class Builder:
             if setting.get("tool") != tool:
                 continue
             kind = setting.get("kind", {})
-            if "define" in kind:
+            if tool == "linker" and "linkedLibrary" in kind:
+                value = kind["linkedLibrary"]
+                flags.append("-l" + (value["_0"] if isinstance(value, dict) else value))
+            elif "define" in kind:
                 value = kind["define"]["_0"] if isinstance(kind["define"], dict) else kind["define"]
                 flags.append("-D" + value)
             elif "headerSearchPath" in kind:
@@ -254,6 +257,9 @@ class Builder:
                     info[name] = self.system_target(target, swift_inc, cc_inc, dep_keys, link_flags)
                 elif kind in ("regular", "executable"):
                     info[name] = self.source_target(target, swift_inc, cc_inc, dep_keys, objects)
+                    for flag in self.settings(target, "linker"):
+                        if flag not in link_flags:
+                            link_flags.append(flag)
                 else:
                     raise BuildFailure(f"{name}: target type {kind} is not supported")
             except BuildFailure as e:
