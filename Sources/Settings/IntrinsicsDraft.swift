@@ -1,0 +1,24 @@
+/// Intrinsics as keys arrive one by one; only a complete set becomes `CameraIntrinsics`.
+struct IntrinsicsDraft {
+    var fx: Double? = nil
+    var fy: Double? = nil
+    var cx: Double? = nil
+    var cy: Double? = nil
+
+    var isEmpty: Bool { fx == nil && fy == nil && cx == nil && cy == nil }
+
+    var complete: CameraIntrinsics? {
+        guard let fx, let fy, let cx, let cy else { return nil }
+        return CameraIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy)
+    }
+
+    /// Key names (with `prefix`, e.g. "depth_") of the parameters not given.
+    func missing(prefix: String) -> [String] {
+        var names: [String] = []
+        if fx == nil { names.append(prefix + "fx") }
+        if fy == nil { names.append(prefix + "fy") }
+        if cx == nil { names.append(prefix + "cx") }
+        if cy == nil { names.append(prefix + "cy") }
+        return names
+    }
+}
