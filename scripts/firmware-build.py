@@ -420,6 +420,25 @@ class Builder:
                     functions[current][1] += 1
         return functions
 
+    def packages_for(self, sonames):
+        """The Debian packages that ship the given shared libraries for this architecture."""
+        gnu = self.arch["gnu"]
+        paths = {f"/lib/{gnu}/{n}": n for n in sonames} | {f"/usr/lib/{gnu}/{n}": n for n in sonames} | \
+                {f"/lib/{n}": n for n in sonames}
+        found = {}
+        if self.sysroot:
+            with open(os.path.join(self.sysroot, ".files")) as f:
+                for line in f:
+                    package, _, path = line.rstrip("\n").partition("\t")
+                    if path in paths:
+                        found.setdefault(paths[path], package)
+        else:
+            for path, name in paths.items():
+                code, out = run(["dpkg-query", "-S", path])
+                if code == 0 and name not in found:
+                    found[name] = out.split(":")[0]
+        return sorted({found.get(n, f"?({n})") for n in sonames})
+
     def demangle(self, names):
         if not names:
             return {}
@@ -438,6 +457,7 @@ class Builder:
         code, out = run([prefix + "readelf", "-d", binary])
         needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.+)\]", out)
         lines.append(f"NEEDED: {' '.join(needed)}")
+        lines.append(f"board packages (Debian 12 / Raspberry Pi OS bookworm): {' '.join(self.packages_for(needed))}")
         for module in self.args.simd_modules.split(","):
             obj = os.path.join(self.obj_dir, module + ".o")
             if not os.path.exists(obj):

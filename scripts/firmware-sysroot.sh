@@ -11,9 +11,11 @@ base_packages=(libc6-dev linux-libc-dev libinih-dev libspng-dev libturbojpeg0-de
                libgpiod-dev libdrm-dev libgbm-dev libudev-dev)
 mapfile -t wanted < <(printf '%s\n' "${base_packages[@]}" "$@" | sed '/^$/d' | sort -u)
 
-# The key names the package set and the archive state, so a package update or a new -dev package
-# makes a fresh sysroot while an unchanged one is reused without touching apt.
-key=$(printf '%s\n' "${wanted[@]}" | sha256sum | cut -c1-12)
+# The key names the package set (and this script's layout version): a new -dev package makes a
+# fresh sysroot, an unchanged set is reused without touching apt. Delete the cache to pick up
+# Debian point-release updates.
+layout=2
+key=$(printf '%s\n' "layout $layout" "${wanted[@]}" | sha256sum | cut -c1-12)
 sysroot="$cache_root/sysroot-arm64-$key"
 if [[ -f "$sysroot/.complete" ]]; then
     echo "$sysroot"
@@ -46,8 +48,11 @@ trap 'rm -rf "$work"' EXIT
 # apt-get download runs as _apt when it can; the folder must be writable for it.
 chmod 777 "$work/debs"
 (cd "$work/debs" && apt-get "${apt_opts[@]}" download "${closure[@]}" >&2)
+# .files maps every unpacked path to its package, so the build can name the packages a board needs.
 for deb in "$work"/debs/*.deb; do
     dpkg-deb -x "$deb" "$work/root"
+    package=$(dpkg-deb -f "$deb" Package)
+    dpkg-deb -c "$deb" | awk -v p="$package" '{ sub(/^\./, "", $6); print p "\t" $6 }' >>"$work/root/.files"
 done
 ls "$work"/debs/ > "$work/root/.packages"
 
