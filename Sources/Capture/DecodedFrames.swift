@@ -1,0 +1,27 @@
+import Frames
+import KernelIO
+
+/// One decoded image per capture slot, for compressed streams: slot i's JPEG is decoded into
+/// image i, so a decoded frame stays intact for as long as the pipeline holds slot i, exactly
+/// like an uncompressed mmap buffer. Allocated once, at open.
+final class DecodedFrames {
+    let format: PixelFormat
+    let size: FrameSize
+    let bytesPerRow: Int
+    private let slotBytes: Int
+    private let storage: AlignedBuffer
+
+    init(format: PixelFormat, size: FrameSize, slots: Int) {
+        let minimum = format.minimumBytesPerRow(width: size.width)
+        self.format = format
+        self.size = size
+        self.bytesPerRow = (minimum + 63) / 64 * 64
+        let bytes = format.byteCount(bytesPerRow: bytesPerRow, height: size.height)
+        self.slotBytes = (bytes + 63) / 64 * 64
+        self.storage = AlignedBuffer(byteCount: slotBytes * slots)
+    }
+
+    func view(slot: Int) -> ImageView {
+        ImageView(format: format, size: size, bytesPerRow: bytesPerRow, base: storage.base + slot * slotBytes)
+    }
+}
