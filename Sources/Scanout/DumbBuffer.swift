@@ -1,0 +1,64 @@
+import CDRM
+import CKernel
+import Frames
+import KernelIO
+
+/// A CPU-mapped scanout buffer with its framebuffer ID. Allocated once at start-up; the mapping,
+/// the framebuffer and the buffer object are released in `deinit`, in that order.
+final class DumbBuffer {
+    let framebufferID: UInt32
+    let view: ImageView
+    private let fd: Int32
+    private let handle: UInt32
+    private let byteCount: Int
+
+    init(card: KMSCard, format: PixelFormat, size: FrameSize) throws(ScanoutError) {
+        let fd = card.fd
+        var handle: UInt32 = 0
+        var pitch: UInt32 = 0
+        var bytes: UInt64 = 0
+        guard drmModeCreateDumbBuffer(fd, UInt32(size.width), UInt32(size.height), UInt32(format.bytesPerPixel * 8), 0,
+                                      &handle, &pitch, &bytes) == 0 else {
+            throw .system(SystemError("create \(size.description) dumb buffer"))
+        }
+        var offset: UInt64 = 0
+        guard drmModeMapDumbBuffer(fd, handle, &offset) == 0,
+              let base = bk_mmap_shared(fd, Int(bytes), off_t(offset), 1) else {
+            let error = SystemError("map dumb buffer")
+            _ = drmModeDestroyDumbBuffer(fd, handle)
+            throw .system(error)
+        }
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        var framebuffer: UInt32 = 0
+        let added = withUnsafePointer(to: &handles) { h in
+            withUnsafePointer(to: &pitches) { p in
+                withUnsafePointer(to: &offsets) { o in
+                    drmModeAddFB2(fd, UInt32(size.width), UInt32(size.height), format.drmFourCC!,
+                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &framebuffer, 0)
+                }
+            }
+        }
+        guard added == 0 else {
+            let error = SystemError("add \(format.name) framebuffer")
+            _ = bk_munmap(base, Int(bytes))
+            _ = drmModeDestroyDumbBuffer(fd, handle)
+            throw .system(error)
+        }
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: Int(bytes))
+        self.fd = fd
+        self.handle = handle
+        self.byteCount = Int(bytes)
+        self.framebufferID = framebuffer
+        self.view = ImageView(format: format, size: size, bytesPerRow: Int(pitch), base: base)
+    }
+
+    deinit {
+        _ = bk_munmap(view.base, byteCount)
+        _ = drmModeRmFB(fd, framebufferID)
+        _ = drmModeDestroyDumbBuffer(fd, handle)
+    }
+}

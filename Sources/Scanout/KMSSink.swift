@@ -1,0 +1,341 @@
+import CDRM
+import CKernel
+import Frames
+import KernelIO
+
+/// The display as a FrameSink: atomic KMS with dumb scanout buffers allocated once, a TEST_ONLY
+/// commit before the first real one, non-blocking page flips with events, pending → queued →
+/// current bookkeeping (ScanoutQueue), and a late frame dropped rather than queued.
+///
+/// Blend: in `.cpu` the slots are XRGB8888 frames on the primary plane. In `.plane` the backdrop
+/// (`backdropView`) sits on the primary plane, written once, and the slots are ARGB8888 camera
+/// layers on an overlay plane, written premultiplied when `blend` says so.
+///
+/// Threading: every call comes from one thread, the one that presents (the compute thread).
+/// `present` commits the flip and then waits on the card's fd for that flip's event (at most a
+/// few frame periods), so the I/O thread never needs the DRM fd; nothing else reads it.
+///
+/// Display lost: a refused commit or, while waiting, a once-a-second look at the connector status
+/// (no probe, no allocation) notices an unplugged display; `present` then returns nil (dropped)
+/// until the connector is back, and modesets again.
+public final class KMSSink: FrameSink {
+    public let card: KMSCard
+    public private(set) var output: KMSOutput
+    public let blend: ScanoutBlend
+    public let writebackAvailable: Bool
+    public private(set) var queue: ScanoutQueue
+    /// False while the display is unplugged.
+    public private(set) var connected = true
+    /// Times the display was set up again after being re-plugged.
+    public private(set) var modesets = 0
+
+    private let slots: [DumbBuffer]
+    private let backdrop: DumbBuffer?
+    private let writebackBuffer: DumbBuffer?
+    private let request = AtomicRequest()
+    private let flipEvents: UnsafeMutablePointer<bk_drm_flip>
+    private let fence: UnsafeMutablePointer<Int32>
+    private var modeBlob: UInt32 = 0
+    private var generation: UInt64 = 1
+    private var writebackArmed = false
+    private var pendingFence: Int32 = -1
+    private var lastConnectionCheck: UInt64 = 0
+    // Frame-path property IDs, resolved once.
+    private let layerPlaneID: UInt32
+    private let layerFramebufferProperty: UInt32
+    private let writebackFramebufferProperty: UInt32
+    private let writebackFenceProperty: UInt32
+
+    /// Opens the card (or finds one), the connected display and its mode, allocates every buffer
+    /// and sets the mode. Throws `.noDisplayConnected` when nothing is plugged in: see `open`.
+    public init(options: KMSSinkOptions) throws(ScanoutError) {
+        precondition(options.slotCount >= 2 && options.slotCount <= 3)
+        let card = try KMSCard.open(options.card)
+        let output = try KMSOutput.find(card: card, wanted: options.mode)
+        let size = output.mode.size
+        var usePlane = false
+        if options.blend != .cpu, output.overlayPlaneID != nil { usePlane = true }
+        if options.blend == .plane && !usePlane { throw .unsupported("no overlay plane with alpha on \(output.connectorName)") }
+        self.card = card
+        self.output = output
+        flipEvents = .allocate(capacity: 8)
+        fence = .allocate(capacity: 1)
+        fence.pointee = -1
+        writebackAvailable = output.writebackConnectorID != nil
+        writebackBuffer = options.writeback && output.writeback != nil
+            ? try DumbBuffer(card: card, format: .xrgb8888, size: size) : nil
+        writebackFramebufferProperty = output.writeback?.id("WRITEBACK_FB_ID") ?? 0
+        writebackFenceProperty = output.writeback?.id("WRITEBACK_OUT_FENCE_PTR") ?? 0
+        queue = ScanoutQueue(slotCount: options.slotCount)
+        var premultiplied = true
+        if usePlane, let overlay = output.overlay, overlay.id("pixel blend mode") != nil,
+           overlay.enumValue("pixel blend mode", "Pre-multiplied") == nil {
+            premultiplied = false
+        }
+        // Try the overlay configuration first; `auto` falls back to the CPU when it is refused.
+        var chosen: (slots: [DumbBuffer], backdrop: DumbBuffer?, plane: Bool)? = nil
+        var lastError = ScanoutError.unsupported("no configuration accepted")
+        for plane in usePlane ? [true, false] : [false] {
+            do throws(ScanoutError) {
+                var buffers: [DumbBuffer] = []
+                for _ in 0..<options.slotCount {
+                    buffers.append(try DumbBuffer(card: card, format: plane ? .argb8888 : .xrgb8888, size: size))
+                }
+                let back = plane ? try DumbBuffer(card: card, format: .xrgb8888, size: size) : nil
+                try Self.testModeset(card: card, output: output, request: request, slots: buffers, backdrop: back,
+                                     plane: plane, premultiplied: premultiplied,
+                                     writeback: options.writeback && output.writeback != nil)
+                chosen = (buffers, back, plane)
+                break
+            } catch {
+                lastError = error
+                if options.blend == .plane { break }
+            }
+        }
+        guard let chosen else { throw lastError }
+        slots = chosen.slots
+        backdrop = chosen.backdrop
+        blend = chosen.plane ? .plane(premultiplied: premultiplied) : .cpu
+        layerPlaneID = chosen.plane ? output.overlayPlaneID! : output.primaryPlaneID
+        layerFramebufferProperty = (chosen.plane ? output.overlay! : output.primary).id("FB_ID") ?? 0
+        try modeset()
+    }
+
+    /// `init`, retried every `intervalMS` while no display is connected and `keepWaiting()` says
+    /// so (the caller checks its signals there); `waiting` is called once when the wait starts.
+    public static func open(options: KMSSinkOptions, intervalMS: Int = 500, waiting: () -> Void = {},
+                            keepWaiting: () -> Bool) throws(ScanoutError) -> KMSSink {
+        var told = false
+        while true {
+            do throws(ScanoutError) { return try KMSSink(options: options) } catch {
+                guard error == .noDisplayConnected, keepWaiting() else { throw error }
+                if !told { waiting(); told = true }
+                MonotonicClock.sleep(nanoseconds: UInt64(intervalMS) * 1_000_000)
+            }
+        }
+    }
+
+    deinit {
+        if pendingFence >= 0 { _ = bk_close(pendingFence) }
+        if modeBlob != 0 { _ = drmModeDestroyPropertyBlob(card.fd, modeBlob) }
+        flipEvents.deallocate()
+        fence.deallocate()
+        card.dropMaster()
+    }
+
+    // MARK: FrameSink
+
+    public var outputSize: FrameSize { output.mode.size }
+    public var slotCount: Int { slots.count }
+    public func outputView(slot: Int) -> ImageView { slots[slot].view }
+
+    public var summary: String {
+        var text = "display: \(card.driver) \(card.path), \(output.connectorName) \(output.mode.description)"
+        text += ", blend \(blend.description), \(slots.count) dumb buffers"
+        text += writebackBuffer != nil ? ", writeback on" : (writebackAvailable ? ", writeback available" : "")
+        return text
+    }
+
+    /// Queues `slot` for the next vblank and waits for its page flip. Returns the flip's
+    /// CLOCK_MONOTONIC time, or nil when the frame was dropped (a flip still queued, the display
+    /// unplugged, or the flip event late; a late flip is collected by the next call).
+    public func present(slot: Int, stamp: FrameStamp) -> UInt64? {
+        guard connected || reconnect() else { queue.drop(); return nil }
+        collectFlips()
+        guard queue.canQueue else { queue.drop(); return nil }
+        request.reset()
+        request.add(object: layerPlaneID, property: layerFramebufferProperty, value: UInt64(slots[slot].framebufferID))
+        let capturing = attachWriteback()
+        let flags = UInt32(BK_DRM_MODE_ATOMIC_NONBLOCK) | UInt32(BK_DRM_MODE_PAGE_FLIP_EVENT)
+        if let failure = request.commit(fd: card.fd, flags: flags, userData: generation << 8 | UInt64(slot)) {
+            if capturing { writebackArmed = true }
+            if failure != .busy && !KMSOutput.isConnected(card: card, connectorID: output.connectorID) {
+                connected = false
+                lastConnectionCheck = MonotonicClock.nowNanoseconds()
+            }
+            queue.drop()
+            return nil
+        }
+        if capturing { takeFence() }
+        queue.queue(slot)
+        let deadline = MonotonicClock.nowNanoseconds() + flipTimeoutNanoseconds
+        while queue.queued != nil {
+            let now = MonotonicClock.nowNanoseconds()
+            guard now < deadline, bk_poll_readable(card.fd, Int32((deadline - now) / 1_000_000) + 1) == 1 else { return nil }
+            if let time = collectFlips() { return time }
+        }
+        return nil
+    }
+
+    public func finish() -> String? {
+        "kms: \(queue.flips) flips, \(queue.dropped) dropped, \(modesets) re-modesets"
+    }
+
+    // MARK: Plane blend and writeback
+
+    /// The backdrop on the primary plane in `.plane` blend (XRGB8888, the mode's size); nil in
+    /// `.cpu`. It is on screen: write it before the first present, or accept a torn frame when
+    /// it changes.
+    public var backdropView: ImageView? { backdrop?.view }
+
+    /// Captures the next presented frame through the writeback connector (needs
+    /// `options.writeback`). Returns false when the display has no writeback.
+    @discardableResult
+    public func armWriteback() -> Bool {
+        guard writebackBuffer != nil else { return false }
+        writebackArmed = true
+        return true
+    }
+
+    /// Waits up to `timeoutMS` for the last armed capture and lends exactly what the display
+    /// showed (XRGB8888, the mode's size; the X byte reads 0xff). Returns nil when nothing was
+    /// captured in time.
+    public func withWriteback<R>(timeoutMS: Int, _ body: (ImageView) -> R) -> R? {
+        guard let buffer = writebackBuffer, pendingFence >= 0 else { return nil }
+        guard bk_poll_readable(pendingFence, Int32(timeoutMS)) == 1 else { return nil }
+        _ = bk_close(pendingFence)
+        pendingFence = -1
+        return body(buffer.view)
+    }
+
+    // MARK: Internals
+
+    private var flipTimeoutNanoseconds: UInt64 {
+        let period = 1_000_000_000 / UInt64(max(output.mode.refreshHz, 1))
+        return max(4 * period, 100_000_000)
+    }
+
+    /// Reads queued flip events; returns the time of the one that completed our queued slot.
+    @discardableResult
+    private func collectFlips() -> UInt64? {
+        var time: UInt64? = nil
+        while true {
+            let count = bk_drm_read_flips(card.fd, flipEvents, 8)
+            guard count > 0 else { return time }
+            for index in 0..<Int(count) {
+                let event = flipEvents[index]
+                // Events from before a re-modeset belong to buffers no longer queued.
+                guard event.user_data >> 8 == generation, let queued = queue.queued,
+                      UInt64(queued) == event.user_data & 0xff else { continue }
+                queue.flipped()
+                time = event.nanoseconds
+            }
+        }
+    }
+
+    private func attachWriteback() -> Bool {
+        guard writebackArmed, let buffer = writebackBuffer, let connector = output.writebackConnectorID else { return false }
+        if pendingFence >= 0 { _ = bk_close(pendingFence); pendingFence = -1 }
+        fence.pointee = -1
+        request.add(object: connector, property: writebackFramebufferProperty, value: UInt64(buffer.framebufferID))
+        request.add(object: connector, property: writebackFenceProperty, value: UInt64(UInt(bitPattern: fence)))
+        writebackArmed = false
+        return true
+    }
+
+    private func takeFence() {
+        pendingFence = fence.pointee
+        fence.pointee = -1
+    }
+
+    private func reconnect() -> Bool {
+        let now = MonotonicClock.nowNanoseconds()
+        guard now &- lastConnectionCheck >= 1_000_000_000 else { return false }
+        lastConnectionCheck = now
+        guard KMSOutput.isConnected(card: card, connectorID: output.connectorID) else { return false }
+        do throws(ScanoutError) {
+            try modeset()
+            modesets += 1
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Sets the mode with the buffers on their planes: TEST_ONLY first, then for real (blocking).
+    private func modeset() throws(ScanoutError) {
+        if modeBlob == 0 {
+            var info = output.mode.info
+            guard drmModeCreatePropertyBlob(card.fd, &info, MemoryLayout<drmModeModeInfo>.size, &modeBlob) == 0 else {
+                throw .system(SystemError("create mode blob"))
+            }
+        }
+        generation += 1
+        Self.fillModeset(request: request, output: output, modeBlob: modeBlob, slots: slots, backdrop: backdrop,
+                         plane: backdrop != nil, premultiplied: blend != .plane(premultiplied: false),
+                         writeback: writebackBuffer != nil)
+        let modesetFlags = UInt32(BK_DRM_MODE_ATOMIC_ALLOW_MODESET)
+        if let failure = request.commit(fd: card.fd, flags: modesetFlags | UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)) {
+            throw .commitRejected(request.missing ?? "the mode \(output.mode.description) (test)", failure)
+        }
+        if let failure = request.commit(fd: card.fd, flags: modesetFlags) {
+            throw .commitRejected("the mode \(output.mode.description)", failure)
+        }
+        let shown = slots.count - 1
+        queue.shown(shown)
+        connected = true
+    }
+
+    private static func testModeset(card: KMSCard, output: KMSOutput, request: AtomicRequest, slots: [DumbBuffer],
+                                    backdrop: DumbBuffer?, plane: Bool, premultiplied: Bool,
+                                    writeback: Bool) throws(ScanoutError) {
+        var blob: UInt32 = 0
+        var info = output.mode.info
+        guard drmModeCreatePropertyBlob(card.fd, &info, MemoryLayout<drmModeModeInfo>.size, &blob) == 0 else {
+            throw .system(SystemError("create mode blob"))
+        }
+        defer { _ = drmModeDestroyPropertyBlob(card.fd, blob) }
+        fillModeset(request: request, output: output, modeBlob: blob, slots: slots, backdrop: backdrop,
+                    plane: plane, premultiplied: premultiplied, writeback: writeback)
+        let flags = UInt32(BK_DRM_MODE_ATOMIC_ALLOW_MODESET) | UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)
+        if let failure = request.commit(fd: card.fd, flags: flags) {
+            let what = plane ? "the overlay-plane configuration" : "the mode \(output.mode.description)"
+            throw .commitRejected(request.missing ?? what, failure)
+        }
+    }
+
+    private static func fillModeset(request: AtomicRequest, output: KMSOutput, modeBlob: UInt32, slots: [DumbBuffer],
+                                    backdrop: DumbBuffer?, plane: Bool, premultiplied: Bool, writeback: Bool) {
+        let size = output.mode.size
+        let crtc = UInt64(output.crtcID)
+        request.reset()
+        request.add(output.connector, "CRTC_ID", crtc)
+        request.add(output.crtc, "MODE_ID", UInt64(modeBlob))
+        request.add(output.crtc, "ACTIVE", 1)
+        let shown = slots[slots.count - 1]
+        place(request, output.primary, framebuffer: plane ? backdrop!.framebufferID : shown.framebufferID, crtc: crtc, size: size)
+        if plane, let overlay = output.overlay {
+            place(request, overlay, framebuffer: shown.framebufferID, crtc: crtc, size: size)
+            if overlay.id("pixel blend mode") != nil && !overlay.isImmutable("pixel blend mode"),
+               let mode = overlay.enumValue("pixel blend mode", premultiplied ? "Pre-multiplied" : "Coverage") {
+                request.add(overlay, "pixel blend mode", mode)
+            }
+            if overlay.id("alpha") != nil && !overlay.isImmutable("alpha") { request.add(overlay, "alpha", 0xffff) }
+        } else if let overlay = output.overlay, overlay.value("CRTC_ID") == crtc {
+            request.add(overlay, "FB_ID", 0)
+            request.add(overlay, "CRTC_ID", 0)
+        }
+        for stray in output.strayPlanes {
+            request.add(stray, "FB_ID", 0)
+            request.add(stray, "CRTC_ID", 0)
+        }
+        if writeback, let connector = output.writeback { request.add(connector, "CRTC_ID", crtc) }
+    }
+
+    private static func place(_ request: AtomicRequest, _ plane: KMSProperties, framebuffer: UInt32, crtc: UInt64,
+                              size: FrameSize) {
+        let width = UInt64(size.width)
+        let height = UInt64(size.height)
+        request.add(plane, "FB_ID", UInt64(framebuffer))
+        request.add(plane, "CRTC_ID", crtc)
+        // Source rectangle in 16.16 fixed point, destination in pixels.
+        request.add(plane, "SRC_X", 0)
+        request.add(plane, "SRC_Y", 0)
+        request.add(plane, "SRC_W", width << 16)
+        request.add(plane, "SRC_H", height << 16)
+        request.add(plane, "CRTC_X", 0)
+        request.add(plane, "CRTC_Y", 0)
+        request.add(plane, "CRTC_W", width)
+        request.add(plane, "CRTC_H", height)
+    }
+}
