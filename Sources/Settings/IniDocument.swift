@@ -9,6 +9,8 @@ struct IniDocument {
     /// Beyond this many syntax errors the file is clearly not INI; stop re-reading it.
     static let syntaxErrorLimit = 20
 
+    static let syntaxError = "syntax error (expected \"key = value\" or \"[section]\")"
+
     init(text: String) {
         let bytes = Array(text.utf8)
         let lineStarts = IniReadState.lineStarts(of: bytes)
@@ -20,13 +22,16 @@ struct IniDocument {
         var problems = state.unreadableLines
         var found = 0
         while errorLine > 0 && found < Self.syntaxErrorLimit {
-            problems.append((errorLine, "syntax error (expected \"key = value\" or \"[section]\")"))
+            problems.append((errorLine, Self.syntaxError))
             found += 1
             let rest = IniReadState(bytes: bytes, lineStarts: lineStarts, firstLine: errorLine + 1,
                                     recording: false)
             // libinih numbers the re-read's lines from 1.
             let next = Self.run(rest)
             errorLine = next > 0 ? errorLine + next : 0
+        }
+        if errorLine > 0 {
+            problems.append((errorLine, "more syntax errors from here on; not listed"))
         }
         lineProblems = problems.sorted { $0.line < $1.line }
     }

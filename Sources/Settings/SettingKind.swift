@@ -79,6 +79,8 @@ enum SettingKind: Sendable {
             set(&draft, text)
         case .path(let set):
             guard !text.isEmpty else { return "empty" }
+            // libinih keeps quotes as part of the value; a quoted path would name a different file.
+            guard !text.hasPrefix("\""), !text.hasPrefix("'") else { return "quoted (write it without quotes)" }
             set(&draft, text)
         case .device(let set):
             if text == "auto" {

@@ -18,6 +18,10 @@ enum SettingsParser {
             let at = "\(fileName):\(assignment.line): "
             let quoted = "[\(assignment.section)] \(assignment.name) = \(assignment.value)"
             let place = "\(assignment.section).\(assignment.name)"
+            guard !assignment.name.isEmpty else {
+                problems.append((assignment.line, at + IniDocument.syntaxError))
+                continue
+            }
             if assignment.indented, let previous = seen[place] {
                 problems.append((assignment.line, at + "indented line continues [\(assignment.section)] "
                     + "\(assignment.name) from line \(previous); start every key at the beginning of its line"))
@@ -59,7 +63,11 @@ enum SettingsParser {
 
         guard problems.isEmpty else {
             var messages: [String] = []
-            for problem in problems.sorted(by: { $0.line < $1.line }) { messages.append(problem.message) }
+            // Ties keep the order found (cross-key problems all share Int.max).
+            let order = problems.indices.sorted {
+                (problems[$0].line, $0) < (problems[$1].line, $1)
+            }
+            for index in order { messages.append(problems[index].message) }
             return .invalid(problems: messages, warnings: warnings)
         }
         return .valid(draft.settings, warnings: warnings)

@@ -174,6 +174,25 @@ import Testing
         ])
     }
 
+    @Test func aFileThatIsNotINIStopsAfterTwentySyntaxErrors() {
+        let problems = Self.parse(String(repeating: "junk\n", count: 100)).problems
+        #expect(problems.count == 21)
+        #expect(problems.last == "backdrop.conf:21: more syntax errors from here on; not listed")
+    }
+
+    @Test func aValueWithoutAKeyIsASyntaxError() {
+        #expect(Self.parse("[matte]\n= 300\n").problems == [
+            "backdrop.conf:2: syntax error (expected \"key = value\" or \"[section]\")",
+        ])
+    }
+
+    @Test func quotedPathsAreRejectedWithAHint() {
+        #expect(Self.parse("[photos]\ndirectory = \"/media/my photos\"\n").problems == [
+            "backdrop.conf:2: [photos] directory = \"/media/my photos\": quoted (write it without quotes), allowed a path",
+        ])
+        #expect(Self.parse("[photos]\ndirectory = /media/my photos\n").settings?.photos.directory == "/media/my photos")
+    }
+
     @Test func overlongLineIsAProblemOnItsLine() {
         let long = String(repeating: "a", count: 300)
         let result = Self.parse("[photos]\ndirectory = /\(long)\n[matte]\nnear_mm = 12abc\n")
