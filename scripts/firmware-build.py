@@ -406,7 +406,7 @@ class Builder:
             vector = re.compile(r"\bv\d+\.\d*[bhsd]\b|\bq\d+\b")
         else:
             # packed SSE/AVX only: ps/pd suffixes, integer p-ops, and 256/512-bit registers
-            vector = re.compile(r"\b(v?p[a-z0-9]+|[a-z0-9]+p[sd])\b.*%[xyz]mm|%[yz]mm")
+            vector = re.compile(r"\b(v?p[a-z0-9]+|[a-z0-9]+p[sd]|v?movdq[au]|v?movdq[au]64)\b.*%[xyz]mm|%[yz]mm")
         functions, current = {}, None
         for line in out.splitlines():
             header = re.match(r"^[0-9a-f]+ <(.+)>:$", line)
