@@ -34,9 +34,10 @@ struct SettingsDraft {
         let buttons = settings.buttons
         let roles = [("next", buttons.next), ("previous", buttons.previous), ("shutter", buttons.shutter)]
         for first in 0..<roles.count {
-            for second in (first + 1)..<roles.count where roles[first].1 == roles[second].1 {
+            guard let line = roles[first].1 else { continue }
+            for second in (first + 1)..<roles.count where roles[second].1 == line {
                 problems.append(prefix + "[buttons] \(roles[first].0) and \(roles[second].0) both name line "
-                    + "\(roles[first].1): each button needs its own line")
+                    + "\(line): each button needs its own line")
             }
         }
         if buttons.longPressMS <= buttons.debounceMS {

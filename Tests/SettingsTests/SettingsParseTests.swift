@@ -73,7 +73,7 @@ import Testing
         #expect(settings.buttons.board == "qemu-x86_64")
         #expect(settings.buttons.chip == .named("gpio-sim.0-node0"))
         #expect(settings.buttons.shutter == "PHOTO")
-        #expect(settings.buttons.next == "BACKDROP_NEXT")
+        #expect(settings.buttons.next == nil)
         #expect(settings.photos.directory == "/tmp/photos")
     }
 
@@ -290,9 +290,10 @@ import Testing
     }
 
     @Test func eachButtonNeedsItsOwnLine() {
-        #expect(Self.parse("[buttons]\nshutter = BACKDROP_NEXT\n").problems == [
-            "backdrop.conf: [buttons] next and shutter both name line BACKDROP_NEXT: each button needs its own line",
+        #expect(Self.parse("[buttons]\nnext = GPIO5\nshutter = GPIO5\n").problems == [
+            "backdrop.conf: [buttons] next and shutter both name line GPIO5: each button needs its own line",
         ])
+        #expect(Self.parse("[buttons]\nnext = GPIO5\nprevious = gpiochip-label:6\n").settings?.buttons.previous == "gpiochip-label:6")
     }
 
     @Test func longPressMustOutlastDebounce() {
