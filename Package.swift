@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "KernelIOTests", dependencies: ["KernelIO"]),
         .testTarget(name: "FramesTests", dependencies: ["Frames"]),
         .testTarget(name: "FrameSyncTests", dependencies: ["FrameSync"]),
-        .testTarget(name: "MatteTests", dependencies: ["Matte", "Scenes"]),
+        .testTarget(name: "MatteTests", dependencies: ["Matte", "Scenes", "CSpng"]),
         .testTarget(name: "ComposeTests", dependencies: ["Compose"]),
         .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),

@@ -27,6 +27,9 @@ public struct MatteParameters: Equatable, Sendable {
     /// Temporal smoothing weight of the previous alpha, percent (0 = none). Applied only where
     /// depth is steady so a moving subject is not smeared.
     public var temporalPercent: Int = 50
+    /// Auto mode: a subject is searched for only between nearMM and this distance, millimetres;
+    /// beyond it the booth counts as empty and the matte is clear.
+    public var subjectMaximumMM: Int = 4000
 
     public init() {}
 }

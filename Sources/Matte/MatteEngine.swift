@@ -1,0 +1,334 @@
+import Frames
+
+/// Turns one Z16 depth frame into an 8-bit alpha at colour resolution: 255 where the subject is.
+///
+/// Every plane is allocated in `init`; `process` allocates nothing, logs nothing and never
+/// blocks. Not thread-safe: one engine belongs to one pipeline stage.
+///
+/// Stages, all on a "work" grid (the depth grid when registered, the colour camera's geometry at
+/// about depth resolution when projecting), then up to colour resolution:
+///  1. depth into the work grid (as is, nearest-neighbour resample, or reprojection);
+///  2. the band: fixed near..far, or auto (subject distance + margin, SubjectTracker);
+///  3. class map: foreground / background / hole;
+///  4. components on runs (RunLabeller): holes inside the subject filled, specks dropped;
+///  5. temporal smoothing, only where depth is steady, so a moving subject is not smeared;
+///  6. nearest-neighbour upscale and box feather (AlphaFeather).
+/// Thresholds are converted to raw depth units once per frame, so no per-pixel unit multiply.
+public final class MatteEngine {
+    public private(set) var parameters: MatteParameters
+    public let depthSize: FrameSize
+    public let alphaSize: FrameSize
+    public let projection: DepthProjection?
+    /// The grid the matte is decided on before it is brought up to alpha resolution.
+    public let workSize: FrameSize
+
+    private let ownDepth: UnsafeMutablePointer<UInt16>
+    private let previousDepth: UnsafeMutablePointer<UInt16>
+    private let classes: UnsafeMutablePointer<UInt8>
+    private let mask: UnsafeMutablePointer<UInt8>
+    private let softAlpha: UnsafeMutablePointer<UInt8>
+    private let resampleColumns: UnsafeMutablePointer<Int32>
+    private let resampleRows: UnsafeMutablePointer<Int32>
+    /// Projection: per depth column / row, the ray's x/z and y/z.
+    private let rayX: UnsafeMutablePointer<Float>
+    private let rayY: UnsafeMutablePointer<Float>
+    private let workCamera: DepthProjection.Pinhole
+    private let labeller: RunLabeller
+    private let tracker = SubjectTracker()
+    private let feather: AlphaFeather
+    private let directDepth: Bool
+
+    private var hasPrevious = false
+    private var previousUnit: Float = 0
+
+    public init(parameters: MatteParameters, depthSize: FrameSize, alphaSize: FrameSize,
+                projection: DepthProjection? = nil) {
+        precondition(depthSize.width > 0 && depthSize.height > 0 && alphaSize.width > 0 && alphaSize.height > 0)
+        self.parameters = parameters
+        self.depthSize = depthSize
+        self.alphaSize = alphaSize
+        self.projection = projection
+        var camera = DepthProjection.Pinhole(fx: 1, fy: 1, cx: 0, cy: 0)
+        if let projection {
+            // About one depth sample per work pixel: denser leaves cracks, sparser wastes depth.
+            let scale = min(1, projection.depth.fx / projection.colour.fx)
+            let width = max(1, Int(Float(alphaSize.width) * scale + 0.5))
+            let height = max(1, Int(Float(alphaSize.height) * scale + 0.5))
+            workSize = FrameSize(width: width, height: height)
+            camera = projection.colour.scaled(x: Float(width) / Float(alphaSize.width),
+                                              y: Float(height) / Float(alphaSize.height))
+        } else {
+            workSize = FrameSize(width: min(depthSize.width, alphaSize.width),
+                                 height: min(depthSize.height, alphaSize.height))
+        }
+        workCamera = camera
+        directDepth = projection == nil && workSize == depthSize
+        let pixels = workSize.pixelCount
+        ownDepth = .allocate(capacity: pixels + 16)
+        ownDepth.initialize(repeating: 0, count: pixels + 16)
+        previousDepth = .allocate(capacity: pixels + 16)
+        previousDepth.initialize(repeating: 0, count: pixels + 16)
+        classes = .allocate(capacity: pixels + 16)
+        classes.initialize(repeating: 0, count: pixels + 16)
+        mask = .allocate(capacity: pixels + 16)
+        mask.initialize(repeating: 0, count: pixels + 16)
+        softAlpha = .allocate(capacity: pixels + 16)
+        softAlpha.initialize(repeating: 0, count: pixels + 16)
+        resampleColumns = .allocate(capacity: workSize.width)
+        resampleRows = .allocate(capacity: workSize.height)
+        for x in 0..<workSize.width {
+            resampleColumns[x] = Int32(min(depthSize.width - 1, (2 * x + 1) * depthSize.width / (2 * workSize.width)))
+        }
+        for y in 0..<workSize.height {
+            resampleRows[y] = Int32(min(depthSize.height - 1, (2 * y + 1) * depthSize.height / (2 * workSize.height)))
+        }
+        rayX = .allocate(capacity: depthSize.width)
+        rayY = .allocate(capacity: depthSize.height)
+        let depthCamera = projection?.depth ?? DepthProjection.Pinhole(fx: 1, fy: 1, cx: 0, cy: 0)
+        for u in 0..<depthSize.width { rayX[u] = (Float(u) - depthCamera.cx) / depthCamera.fx }
+        for v in 0..<depthSize.height { rayY[v] = (Float(v) - depthCamera.cy) / depthCamera.fy }
+        labeller = RunLabeller(width: workSize.width, height: workSize.height)
+        feather = AlphaFeather(workSize: workSize, alphaSize: alphaSize)
+    }
+
+    deinit {
+        ownDepth.deallocate()
+        previousDepth.deallocate()
+        classes.deallocate()
+        mask.deallocate()
+        softAlpha.deallocate()
+        resampleColumns.deallocate()
+        resampleRows.deallocate()
+        rayX.deallocate()
+        rayY.deallocate()
+    }
+
+    /// The subject distance auto mode is tracking, millimetres; nil in fixed mode or when the
+    /// booth is empty.
+    public var subjectDistanceMM: Int? {
+        parameters.mode == .auto ? tracker.trackedMM : nil
+    }
+
+    /// Runs the last frame was labelled with: the matte's cost grows with this (edges and noise),
+    /// not with the image area. For benchmarks and diagnostics.
+    public var lastRunCount: Int { labeller.count }
+
+    /// Largest feather radius honoured; larger requests are clamped.
+    public static var maximumFeatherPixels: Int { AlphaFeather.maximumRadius }
+
+    /// Takes new thresholds (config reload). Allocates nothing; a change of mode restarts the
+    /// subject tracking, everything else carries over.
+    public func update(parameters newParameters: MatteParameters) {
+        if newParameters.mode != parameters.mode { tracker.reset() }
+        parameters = newParameters
+    }
+
+    /// Forgets the previous frame (temporal smoothing and the tracked subject), e.g. after the
+    /// camera restarted.
+    public func reset() {
+        hasPrevious = false
+        tracker.reset()
+    }
+
+    /// One frame: `depth` is .z16 of `depthSize`, raw values times `unitMM` are millimetres,
+    /// 0 = no reading. `alpha` is .alpha8 of `alphaSize`.
+    public func process(depth: ImageView, unitMM: Float, into alpha: ImageView) {
+        precondition(depth.format == .z16 && depth.size == depthSize, "matte: depth view does not match the engine")
+        precondition(alpha.format == .alpha8 && alpha.size == alphaSize, "matte: alpha view does not match the engine")
+        let unit = unitMM > 0 ? unitMM : 1
+        let (workDepth, stride) = placeDepth(depth, unit: unit)
+        let (near, far) = band(depth: workDepth, stride: stride, unit: unit)
+        classify(depth: workDepth, stride: stride, near: near, far: far)
+        if !labeller.label(classes: classes, minimumBlob: parameters.minimumBlobPixels, into: mask) {
+            maskPerPixel()
+        }
+        smoothTemporally(depth: workDepth, stride: stride, unit: unit)
+        feather.run(source: softAlpha, radius: parameters.featherPixels, into: alpha)
+    }
+
+    // MARK: stage 1
+
+    @inline(never)
+    private func placeDepth(_ depth: ImageView, unit: Float) -> (UnsafePointer<UInt16>, Int) {
+        let source = UnsafePointer(depth.base.assumingMemoryBound(to: UInt16.self))
+        let sourceStride = depth.bytesPerRow / 2
+        if directDepth { return (source, sourceStride) }
+        let width = workSize.width
+        if let projection {
+            reproject(source: source, stride: sourceStride, unit: unit, projection: projection)
+        } else {
+            for y in 0..<workSize.height {
+                let from = source + Int(resampleRows[y]) * sourceStride
+                let to = ownDepth + y * width
+                for x in 0..<width { to[x] = from[Int(resampleColumns[x])] }
+            }
+        }
+        return (UnsafePointer(ownDepth), width)
+    }
+
+    /// Forward-splats every depth pixel into the work grid with a z-buffer (nearest wins), then
+    /// closes the one-pixel cracks that rounding leaves between neighbouring samples.
+    @inline(never)
+    private func reproject(source: UnsafePointer<UInt16>, stride: Int, unit: Float, projection: DepthProjection) {
+        let width = workSize.width
+        let height = workSize.height
+        ownDepth.update(repeating: 0, count: workSize.pixelCount)
+        let t = projection.translationMM
+        let fx = workCamera.fx
+        let fy = workCamera.fy
+        let cx = workCamera.cx + 0.5
+        let cy = workCamera.cy + 0.5
+        let inverseUnit = 1 / unit
+        for v in 0..<depthSize.height {
+            let row = source + v * stride
+            let ry = rayY[v]
+            for u in 0..<depthSize.width {
+                let raw = row[u]
+                if raw == 0 { continue }
+                let z = Float(raw) * unit
+                let zc = z - t.z
+                if zc <= 1 { continue }
+                let inverse = 1 / zc
+                let px = fx * (rayX[u] * z - t.x) * inverse + cx
+                let py = fy * (ry * z - t.y) * inverse + cy
+                if !(px >= 0 && py >= 0 && px < Float(width) && py < Float(height)) { continue }
+                let index = Int(py) * width + Int(px)
+                let value = UInt16(min(65535, zc * inverseUnit + 0.5))
+                let current = ownDepth[index]
+                if current == 0 || value < current { ownDepth[index] = value }
+            }
+        }
+        // A gap with samples on both sides takes the farther one: at a subject's edge a crack is
+        // more likely background showing through than subject.
+        for y in 0..<height {
+            let row = ownDepth + y * width
+            if width > 2 {
+                for x in 1..<(width - 1) where row[x] == 0 && row[x - 1] != 0 && row[x + 1] != 0 {
+                    row[x] = max(row[x - 1], row[x + 1])
+                }
+            }
+        }
+        if height > 2 {
+            for y in 1..<(height - 1) {
+                let row = ownDepth + y * width
+                for x in 0..<width where row[x] == 0 && row[x - width] != 0 && row[x + width] != 0 {
+                    row[x] = max(row[x - width], row[x + width])
+                }
+            }
+        }
+    }
+
+    // MARK: stage 2
+
+    /// The foreground band in raw units, inclusive; empty (far < near) when auto mode has no subject.
+    @inline(never)
+    private func band(depth: UnsafePointer<UInt16>, stride: Int, unit: Float) -> (UInt16, UInt16) {
+        var nearMM = max(1, parameters.nearMM)
+        var farMM = parameters.farMM
+        if parameters.mode == .auto {
+            tracker.observe(depth: depth, rowStride: stride, size: workSize, unitMM: unit, parameters: parameters)
+            if let subject = tracker.trackedMM {
+                farMM = subject + max(0, parameters.marginMM)
+            } else {
+                nearMM = 2
+                farMM = 1
+            }
+        }
+        return (Self.raw(nearMM, unit: unit, roundUp: true), Self.raw(farMM, unit: unit, roundUp: false))
+    }
+
+    private static func raw(_ millimetres: Int, unit: Float, roundUp: Bool) -> UInt16 {
+        // Integer truncation instead of rounded(.up/.down): those call libm, which the
+        // firmware does not link.
+        let value = max(0, min(65535, Float(millimetres) / unit))
+        let whole = UInt16(value)
+        return roundUp && Float(whole) < value ? whole + 1 : whole
+    }
+
+    // MARK: stage 3
+
+    @inline(never)
+    private func classify(depth: UnsafePointer<UInt16>, stride: Int, near: UInt16, far: UInt16) {
+        let width = workSize.width
+        // One unsigned compare decides the band (values below `near`, 0 included, wrap above
+        // the span); written branch-free so the compiler vectorises it.
+        let span = far >= near ? far &- near : 0
+        let empty: UInt8 = far >= near ? 1 : 0
+        for y in 0..<workSize.height {
+            let from = depth + y * stride
+            let to = classes + y * width
+            for x in 0..<width {
+                let d = from[x]
+                let inBand: UInt8 = (d &- near) <= span ? 2 : 0
+                let hole: UInt8 = d == 0 ? 1 : 0
+                to[x] = (inBand & (empty &* 2)) | hole
+            }
+        }
+    }
+
+    /// Fallback for frames too noisy to label: the band alone, holes out.
+    @inline(never)
+    private func maskPerPixel() {
+        for i in 0..<workSize.pixelCount {
+            mask[i] = classes[i] == RunLabeller.foreground ? 255 : 0
+        }
+    }
+
+    // MARK: stage 5
+
+    /// Moves the previous alpha toward this frame's mask by (100 - temporalPercent) % where the
+    /// depth reading is steady (within 20 mm + 3 %), and takes the new mask outright where it
+    /// changed: a static edge stops flickering, a moving arm is not dragged behind.
+    @inline(never)
+    private func smoothTemporally(depth: UnsafePointer<UInt16>, stride: Int, unit: Float) {
+        let width = workSize.width
+        let weight = min(95, max(0, parameters.temporalPercent))
+        let blend = hasPrevious && weight > 0 && previousUnit == unit
+        let keep = 256 - weight * 256 / 100
+        let base = max(1, min(1000, Int(20 / unit)))
+        for y in 0..<workSize.height {
+            let current = depth + y * stride
+            let previous = previousDepth + y * width
+            let fresh = mask + y * width
+            let soft = softAlpha + y * width
+            if !blend {
+                soft.update(from: fresh, count: width)
+                previous.update(from: current, count: width)
+                continue
+            }
+            // Where the soft alpha already equals the mask (almost everywhere) there is nothing
+            // to blend: compare eight pixels at a time and only work on the rest.
+            let keepScalar = Int(keep)
+            let baseScalar = Int(base)
+            var x = 0
+            while x < width {
+                if x + 8 <= width {
+                    let m8 = UnsafeRawPointer(fresh + x).loadUnaligned(as: UInt64.self)
+                    let a8 = UnsafeRawPointer(soft + x).loadUnaligned(as: UInt64.self)
+                    if m8 == a8 {
+                        x += 8
+                        continue
+                    }
+                }
+                let end = min(width, x + 8)
+                while x < end {
+                    let d = Int(current[x])
+                    let p = Int(previous[x])
+                    let m = Int(fresh[x])
+                    let a = Int(soft[x])
+                    if m != a && abs(d - p) <= baseScalar + (max(d, p) >> 5) {
+                        // Rounded up so the blend always reaches the mask instead of stalling.
+                        let step = ((m > a ? m - a : a - m) * keepScalar + 255) >> 8
+                        soft[x] = UInt8(m > a ? a + step : a - step)
+                    } else {
+                        soft[x] = UInt8(m)
+                    }
+                    x += 1
+                }
+            }
+            previous.update(from: current, count: width)
+        }
+        hasPrevious = true
+        previousUnit = unit
+    }
+}

@@ -1,0 +1,115 @@
+import Frames
+
+/// Auto mode's subject distance: the nearest substantial cluster in a depth histogram of the
+/// central region, followed over time with a dead band so the matte's far edge does not pump
+/// with sensor noise. The analogue of the face depth Apple's TrueDepth backdrop sample keys on.
+/// A cluster counts as the subject only when something farther shows behind it (an empty
+/// booth's back wall is not a person).
+final class SubjectTracker {
+    static let binMM = 32
+    static let binCount = 2048
+    /// Frames without a subject before the booth counts as empty: half a second at 30 fps, so
+    /// one bad frame does not blink the person out.
+    static let graceFrames = 15
+
+    private let histogram: UnsafeMutablePointer<UInt32>
+    private(set) var trackedMM: Int?
+    private var missedFrames = 0
+
+    init() {
+        histogram = UnsafeMutablePointer<UInt32>.allocate(capacity: Self.binCount)
+        histogram.initialize(repeating: 0, count: Self.binCount)
+    }
+
+    deinit { histogram.deallocate() }
+
+    func reset() {
+        trackedMM = nil
+        missedFrames = 0
+    }
+
+    /// Measures this frame's subject and updates the tracked distance. `depth` is raw units,
+    /// `rowStride` in elements.
+    func observe(depth: UnsafePointer<UInt16>, rowStride: Int, size: FrameSize, unitMM: Float,
+                 parameters: MatteParameters) {
+        let measured = measure(depth: depth, rowStride: rowStride, size: size, unitMM: unitMM,
+                               parameters: parameters)
+        guard let measured else {
+            missedFrames += 1
+            if missedFrames > Self.graceFrames { trackedMM = nil }
+            return
+        }
+        missedFrames = 0
+        guard let tracked = trackedMM else {
+            trackedMM = measured
+            return
+        }
+        let error = measured - tracked
+        let band = max(0, parameters.hysteresisMM)
+        if error > band {
+            trackedMM = measured - band / 2
+        } else if error < -band {
+            trackedMM = measured + band / 2
+        }
+    }
+
+    private func measure(depth: UnsafePointer<UInt16>, rowStride: Int, size: FrameSize, unitMM: Float,
+                         parameters: MatteParameters) -> Int? {
+        let percent = min(100, max(10, parameters.regionPercent))
+        let regionWidth = max(1, size.width * percent / 100)
+        let regionHeight = max(1, size.height * percent / 100)
+        let x0 = (size.width - regionWidth) / 2
+        let y0 = (size.height - regionHeight) / 2
+        histogram.update(repeating: 0, count: Self.binCount)
+        // Every second pixel of every second row: the same statistics at a quarter of the cost.
+        let scale = UInt32(max(1, min(Float(1 << 22), unitMM * Float(1 << 16) / Float(Self.binMM))))
+        var samples = 0
+        var y = y0
+        while y < y0 + regionHeight {
+            let row = depth + y * rowStride
+            var x = x0
+            while x < x0 + regionWidth {
+                let raw = UInt64(row[x])
+                let bin = min(UInt64(Self.binCount - 1), (raw &* UInt64(scale)) &>> 16)
+                histogram[Int(bin)] &+= 1
+                x &+= 2
+            }
+            samples &+= (regionWidth + 1) / 2
+            y &+= 2
+        }
+        let nearBin = max(1, parameters.nearMM / Self.binMM)
+        let lastBin = min(Self.binCount - 1, parameters.subjectMaximumMM / Self.binMM)
+        guard nearBin + 1 < lastBin else { return nil }
+        // A cluster counts when a 160 mm slab holds 3 % of the region: a person, not a stray
+        // hand-sized patch of noise or a chair back at the edge of the region.
+        let window = 5
+        let needed = UInt32(max(1, samples * 3 / 100))
+        var sum: UInt32 = 0
+        for bin in nearBin..<min(nearBin + window, lastBin + 1) { sum += histogram[bin] }
+        var start = -1
+        var bin = nearBin
+        while bin + window <= lastBin + 1 {
+            if sum >= needed { start = bin; break }
+            sum -= histogram[bin]
+            if bin + window <= lastBin { sum += histogram[bin + window] }
+            bin += 1
+        }
+        guard start >= 0 else { return nil }
+        // The subject is the median of the 400 mm behind the cluster's front: the torso, which the
+        // far margin is measured from, and steady however the arms move.
+        let end = min(lastBin + 1, start + 400 / Self.binMM + 1)
+        var total: UInt32 = 0
+        for b in start..<end { total += histogram[b] }
+        // A subject stands in front of something. A cluster with nothing behind it is the back
+        // wall of an empty booth, not a person.
+        var behind: UInt32 = 0
+        for b in end..<Self.binCount { behind += histogram[b] }
+        guard behind >= needed else { return nil }
+        var cumulative: UInt32 = 0
+        for b in start..<end {
+            cumulative += histogram[b]
+            if cumulative * 2 >= total { return b * Self.binMM + Self.binMM / 2 }
+        }
+        return nil
+    }
+}

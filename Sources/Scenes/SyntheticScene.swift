@@ -1,0 +1,383 @@
+import Frames
+
+/// A person in front of a brick wall, rendered as a depth camera and a colour camera would see
+/// them, with the ground-truth mask: the test bench for the matte and the stand-in camera of
+/// `backdrop demo`.
+///
+/// The person (head, neck, torso, two arms, the left hand on the hip so the arm encloses a gap)
+/// stands about 1.2 m away, sways side to side and a little in depth; the wall is at 3 m. Depth
+/// carries what real stereo/structured-light sensors add: noise growing with distance,
+/// quantisation that is uniform in disparity (coarser with distance), shadow holes beside depth
+/// edges, flying pixels between subject and wall, and a few random dropouts. Everything comes
+/// from `seed` and the frame index, so frame i is the same whenever and on whichever machine it
+/// is rendered.
+///
+/// Rendering allocates nothing; scratch rows are made in `init`. Not thread-safe: one renderer
+/// per thread.
+public final class SyntheticScene {
+    public let seed: UInt64
+    public let colourSize: FrameSize
+    public let depthSize: FrameSize
+    public let colourCamera: SyntheticCamera
+    public let depthCamera: SyntheticCamera
+    /// The colour camera's optical centre in the depth camera's frame, millimetres (zero when the
+    /// depth is registered to colour).
+    public let colourOffsetMM: SIMD3<Float>
+    public var frameRate: Int = 30
+    /// false: the person holds still (sensor noise still changes frame to frame).
+    public var moving = true
+    /// false: depth is exact (for geometric tests).
+    public var noisy = true
+    public var wallMM: Float = 3000
+    public var subjectMM: Float = 1200
+
+    static let shapeCapacity = 8
+    static let blobCount = 4
+    /// Baseline between the depth sensor's imager and its projector, as seen in the shadows.
+    static let shadowBaselineMM: Float = 25
+    /// Baseline of the disparity quantiser: 1/8 pixel steps at this baseline.
+    static let quantiserBaselineMM: Float = 50
+
+    private let shapes: UnsafeMutablePointer<SyntheticShape>
+    private var shapeCount = 0
+    /// Per shape, per camera: first/last pixel column and row the shape can touch.
+    private let colourBoxes: UnsafeMutablePointer<SIMD4<Int32>>
+    private let depthBoxes: UnsafeMutablePointer<SIMD4<Int32>>
+    private let cleanRow: UnsafeMutablePointer<Float>
+    private let rgbRow: UnsafeMutablePointer<UInt8>
+    private let blobs: UnsafeMutablePointer<SIMD3<Float>>
+
+    /// Depth registered to colour: the depth camera is the colour camera at depth resolution.
+    public convenience init(seed: UInt64 = 1, colourSize: FrameSize, depthSize: FrameSize? = nil) {
+        let depth = depthSize ?? colourSize
+        let colourCamera = SyntheticCamera.typical(width: colourSize.width, height: colourSize.height)
+        let sx = Float(depth.width) / Float(colourSize.width)
+        let sy = Float(depth.height) / Float(colourSize.height)
+        let depthCamera = SyntheticCamera(fx: colourCamera.fx * sx, fy: colourCamera.fy * sy,
+                                          cx: (colourCamera.cx + 0.5) * sx - 0.5,
+                                          cy: (colourCamera.cy + 0.5) * sy - 0.5)
+        self.init(seed: seed, colourSize: colourSize, colourCamera: colourCamera, depthSize: depth,
+                  depthCamera: depthCamera, colourOffsetMM: SIMD3<Float>(0, 0, 0))
+    }
+
+    /// Depth not registered: two pinholes and where the colour camera sits in the depth frame.
+    public init(seed: UInt64, colourSize: FrameSize, colourCamera: SyntheticCamera, depthSize: FrameSize,
+                depthCamera: SyntheticCamera, colourOffsetMM: SIMD3<Float>) {
+        self.seed = seed
+        self.colourSize = colourSize
+        self.depthSize = depthSize
+        self.colourCamera = colourCamera
+        self.depthCamera = depthCamera
+        self.colourOffsetMM = colourOffsetMM
+        shapes = .allocate(capacity: Self.shapeCapacity)
+        shapes.initialize(repeating: SyntheticShape(), count: Self.shapeCapacity)
+        colourBoxes = .allocate(capacity: Self.shapeCapacity)
+        colourBoxes.initialize(repeating: SIMD4<Int32>(0, 0, 0, 0), count: Self.shapeCapacity)
+        depthBoxes = .allocate(capacity: Self.shapeCapacity)
+        depthBoxes.initialize(repeating: SIMD4<Int32>(0, 0, 0, 0), count: Self.shapeCapacity)
+        cleanRow = .allocate(capacity: depthSize.width)
+        cleanRow.initialize(repeating: 0, count: depthSize.width)
+        rgbRow = .allocate(capacity: colourSize.width * 3 + 6)
+        rgbRow.initialize(repeating: 0, count: colourSize.width * 3 + 6)
+        blobs = .allocate(capacity: Self.blobCount)
+        blobs.initialize(repeating: SIMD3<Float>(0, 0, 0), count: Self.blobCount)
+    }
+
+    deinit {
+        shapes.deallocate()
+        colourBoxes.deallocate()
+        depthBoxes.deallocate()
+        cleanRow.deallocate()
+        rgbRow.deallocate()
+        blobs.deallocate()
+    }
+
+    /// Renders frame `frame` (time frame / frameRate). `color` is .yuyv, .nv12 or .rgb24 of
+    /// colourSize (YUV as BT.601 limited range); `depth` is .z16 of depthSize in millimetres,
+    /// 0 = no reading; `truth`, if given, .alpha8 of colourSize: 255 on the person, 0 elsewhere.
+    public func render(frame: Int, color: ImageView, depth: ImageView, truth: ImageView?) {
+        precondition(color.size == colourSize && depth.size == depthSize && depth.format == .z16)
+        precondition(color.format == .yuyv || color.format == .nv12 || color.format == .rgb24)
+        pose(time: moving ? Float(frame) / Float(max(1, frameRate)) : 0)
+        renderDepth(frame: frame, into: depth)
+        renderColour(into: color, truth: truth)
+    }
+
+    // MARK: the person
+
+    private func pose(time: Float) {
+        let twoPi: Float = 6.2831853
+        let x0 = 350 * Self.sine(twoPi * time / 4)
+        let z0 = subjectMM + 120 * Self.sine(twoPi * time / 6 + 0.7)
+        let swing = 0.3 + 0.25 * Self.sine(twoPi * time / 2.5)
+        var torso = SyntheticShape()
+        torso.centreX = x0
+        torso.centreY = 280
+        torso.radiusX = 220
+        torso.radiusY = 420
+        torso.z = z0
+        torso.bulge = 80
+        torso.paint = .shirt
+        var neck = SyntheticShape()
+        neck.centreX = x0
+        neck.centreY = -100
+        neck.radiusX = 55
+        neck.radiusY = 70
+        neck.z = z0 + 10
+        neck.bulge = 20
+        neck.paint = .skin
+        var head = SyntheticShape()
+        head.centreX = x0
+        head.centreY = -250
+        head.radiusX = 95
+        head.radiusY = 125
+        head.z = z0 - 20
+        head.bulge = 60
+        head.paint = .head
+        let rightElbow = (x0 + 300, Float(190))
+        let rightHand = (rightElbow.0 + 240 * Self.sine(swing), rightElbow.1 + 240 * Self.sine(swing + 1.5707964))
+        let leftElbow = (x0 - 380, Float(150))
+        shapes[0] = torso
+        shapes[1] = neck
+        shapes[2] = head
+        shapes[3] = SyntheticShape(from: (x0 + 170, -50), to: rightElbow, thickness: 95, z: z0 - 20, paint: .sleeve)
+        shapes[4] = SyntheticShape(from: rightElbow, to: rightHand, thickness: 80, z: z0 - 70, paint: .skin)
+        shapes[5] = SyntheticShape(from: (x0 - 150, -40), to: leftElbow, thickness: 95, z: z0 - 20, paint: .sleeve)
+        shapes[6] = SyntheticShape(from: leftElbow, to: (x0 - 205, 330), thickness: 80, z: z0 - 40, paint: .skin)
+        shapeCount = 7
+        for k in 0..<shapeCount {
+            colourBoxes[k] = box(of: shapes[k], camera: colourCamera, offset: SIMD3<Float>(0, 0, 0))
+            depthBoxes[k] = box(of: shapes[k], camera: depthCamera, offset: colourOffsetMM)
+        }
+    }
+
+    /// Pixel box of a shape seen by a camera whose frame has the colour camera at `offset`.
+    private func box(of shape: SyntheticShape, camera: SyntheticCamera, offset: SIMD3<Float>) -> SIMD4<Int32> {
+        let (ex, ey) = shape.halfExtent
+        let z = shape.z + offset.z
+        let u0 = camera.fx * (shape.centreX - ex + offset.x) / z + camera.cx
+        let u1 = camera.fx * (shape.centreX + ex + offset.x) / z + camera.cx
+        let v0 = camera.fy * (shape.centreY - ey + offset.y) / z + camera.cy
+        let v1 = camera.fy * (shape.centreY + ey + offset.y) / z + camera.cy
+        func clamp(_ value: Float) -> Int32 { Int32(Self.floor(max(-2, min(100_000, value)))) }
+        return SIMD4<Int32>(clamp(u0) - 1, clamp(u1) + 1, clamp(v0) - 1, clamp(v1) + 1)
+    }
+
+    // MARK: depth
+
+    private func renderDepth(frame: Int, into depth: ImageView) {
+        let width = depthSize.width
+        let camera = depthCamera
+        let offset = colourOffsetMM
+        var frameRandom = SyntheticRandom(seed: seed, frame: frame, stream: -1)
+        let blobScale = Float(width) / 320
+        for b in 0..<Self.blobCount {
+            blobs[b] = SIMD3<Float>(frameRandom.unit() * Float(width), frameRandom.unit() * Float(depthSize.height),
+                                    (1.5 + 2 * frameRandom.unit()) * blobScale)
+        }
+        let shadowFocal = camera.fx * Self.shadowBaselineMM
+        let quantiserFocal = camera.fx * Self.quantiserBaselineMM
+        for v in 0..<depthSize.height {
+            let ry = (Float(v) - camera.cy) / camera.fy
+            let row = depth.row(v).assumingMemoryBound(to: UInt16.self)
+            // Clean depth along the row, depth-camera Z.
+            let wall = wallMM + offset.z
+            for u in 0..<width { cleanRow[u] = wall }
+            for k in 0..<shapeCount {
+                let box = depthBoxes[k]
+                if Int(box.z) > v || Int(box.w) < v { continue }
+                let shape = shapes[k]
+                let zd = shape.z + offset.z
+                let y = ry * zd - offset.y
+                let first = max(0, Int(box.x))
+                let last = min(width - 1, Int(box.y))
+                if first > last { continue }
+                for u in first...last {
+                    let x = (Float(u) - camera.cx) / camera.fx * zd - offset.x
+                    let r2 = shape.radiusSquared(x: x, y: y)
+                    if r2 < 1 {
+                        let z = zd + shape.bulge * r2
+                        if z < cleanRow[u] { cleanRow[u] = z }
+                    }
+                }
+            }
+            if !noisy {
+                for u in 0..<width { row[u] = UInt16(min(65535, cleanRow[u] + 0.5)) }
+                continue
+            }
+            var random = SyntheticRandom(seed: seed, frame: frame, stream: v)
+            var shadowReach: Float = -1_000_000
+            for u in 0..<width {
+                let clean = cleanRow[u]
+                // Shadow: the projector, beside the imager, cannot light wall that the nearer
+                // subject hides from it; the hole sits on the far side of each depth edge.
+                let reach = shadowFocal / clean + Float(u)
+                let shadowed = shadowReach > reach + 0.5
+                shadowReach = max(shadowReach, reach)
+                var z = clean
+                // Flying pixels: the farther pixel of an edge mixes both surfaces.
+                let left = u > 0 ? cleanRow[u - 1] : clean
+                let right = u + 1 < width ? cleanRow[u + 1] : clean
+                let nearer = min(left, right)
+                if clean - nearer > 150 && random.unit() < 0.35 {
+                    z = nearer + (clean - nearer) * random.unit()
+                }
+                z += random.gaussian() * (1.5 + z * z * 1.2e-6)
+                let disparity = Float(Int(quantiserFocal / max(z, 1) * 8 + 0.5)) / 8
+                z = quantiserFocal / max(disparity, 0.125)
+                var dropped = shadowed || random.unit() < 0.002
+                let fu = Float(u)
+                let fv = Float(v)
+                for b in 0..<Self.blobCount {
+                    let blob = blobs[b]
+                    let dx = fu - blob.x
+                    let dy = fv - blob.y
+                    if dx * dx + dy * dy <= blob.z * blob.z { dropped = true }
+                }
+                row[u] = dropped ? 0 : UInt16(max(1, min(65535, z + 0.5)))
+            }
+        }
+    }
+
+    // MARK: colour and truth
+
+    private func renderColour(into color: ImageView, truth: ImageView?) {
+        let width = colourSize.width
+        let camera = colourCamera
+        for y in 0..<colourSize.height {
+            let ry = (Float(y) - camera.cy) / camera.fy
+            let truthRow = truth.map { $0.row(y).assumingMemoryBound(to: UInt8.self) }
+            for x in 0..<width {
+                let rx = (Float(x) - camera.cx) / camera.fx
+                var nearest: Float = .infinity
+                var hit = -1
+                var hitRadius: Float = 0
+                for k in 0..<shapeCount {
+                    let box = colourBoxes[k]
+                    if Int(box.z) > y || Int(box.w) < y || Int(box.x) > x || Int(box.y) < x { continue }
+                    let shape = shapes[k]
+                    let r2 = shape.radiusSquared(x: rx * shape.z, y: ry * shape.z)
+                    if r2 < 1 && shape.z + shape.bulge * r2 < nearest {
+                        nearest = shape.z + shape.bulge * r2
+                        hit = k
+                        hitRadius = r2
+                    }
+                }
+                let rgb: SIMD3<Float>
+                if hit >= 0 {
+                    let shape = shapes[hit]
+                    rgb = Self.paint(shape, x: rx * shape.z, y: ry * shape.z) * (1 - 0.3 * hitRadius)
+                } else {
+                    rgb = Self.wall(x: rx * wallMM, y: ry * wallMM)
+                }
+                rgbRow[3 * x] = UInt8(max(0, min(255, rgb.x)))
+                rgbRow[3 * x + 1] = UInt8(max(0, min(255, rgb.y)))
+                rgbRow[3 * x + 2] = UInt8(max(0, min(255, rgb.z)))
+                truthRow?[x] = hit >= 0 ? 255 : 0
+            }
+            pack(row: y, into: color)
+        }
+    }
+
+    private static func paint(_ shape: SyntheticShape, x: Float, y: Float) -> SIMD3<Float> {
+        switch shape.paint {
+        case .shirt:
+            let stripe = modulo(y, 70) < 15
+            return stripe ? SIMD3<Float>(235, 235, 240) : SIMD3<Float>(40, 90, 200)
+        case .sleeve:
+            return SIMD3<Float>(30, 70, 160)
+        case .skin:
+            return SIMD3<Float>(225, 175, 145)
+        case .head:
+            let hair = (y - shape.centreY) / shape.radiusY < -0.35
+            return hair ? SIMD3<Float>(60, 40, 30) : SIMD3<Float>(225, 175, 145)
+        }
+    }
+
+    /// Bricks 240 x 80 mm with mortar, each brick tinted by a hash of its position, and a poster.
+    private static func wall(x: Float, y: Float) -> SIMD3<Float> {
+        if x > -900 && x < -350 && y > -650 && y < 50 {
+            let border = x < -880 || x > -370 || y < -630 || y > 30
+            return border ? SIMD3<Float>(245, 245, 240) : SIMD3<Float>(40, 150, 120)
+        }
+        let course = floor(y / 80)
+        let shift: Float = Int(course) & 1 == 0 ? 0 : 120
+        let column = floor((x + shift) / 240)
+        if modulo(y, 80) < 12 || modulo(x + shift, 240) < 12 { return SIMD3<Float>(170, 165, 155) }
+        var hash = UInt32(bitPattern: Int32(truncatingIfNeeded: Int(course) &* 7919 &+ Int(column) &* 104_729))
+        hash = (hash ^ (hash >> 15)) &* 0x2C1B_3C6D
+        hash ^= hash >> 12
+        let tint = Float(hash & 31) - 16
+        return SIMD3<Float>(190 + tint, 110 + tint * 0.6, 85 + tint * 0.4)
+    }
+
+    private static func modulo(_ value: Float, _ period: Float) -> Float {
+        value - floor(value / period) * period
+    }
+
+    /// Float's rounded(.down) calls libm, which the firmware does not link; scene values are
+    /// small enough for an Int round trip.
+    static func floor(_ value: Float) -> Float {
+        let whole = Float(Int(value))
+        return whole > value ? whole - 1 : whole
+    }
+
+    /// sin without libm (not reachable from Embedded Swift): range reduction and a 7th-order
+    /// Taylor polynomial, accurate to 2e-4, plenty for a swaying person.
+    static func sine(_ angle: Float) -> Float {
+        let twoPi: Float = 6.2831853
+        let halfPi: Float = 1.5707964
+        var x = angle - floor(angle / twoPi + 0.5) * twoPi
+        if x > halfPi { x = 2 * halfPi - x }
+        if x < -halfPi { x = -2 * halfPi - x }
+        let x2 = x * x
+        return x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42)))
+    }
+
+    private func pack(row y: Int, into color: ImageView) {
+        let width = colourSize.width
+        let out = color.row(y).assumingMemoryBound(to: UInt8.self)
+        switch color.format {
+        case .rgb24:
+            out.update(from: rgbRow, count: width * 3)
+        case .yuyv:
+            var x = 0
+            while x + 1 < width {
+                let (y0, u0, v0) = Self.yuv(rgbRow + 3 * x)
+                let (y1, u1, v1) = Self.yuv(rgbRow + 3 * x + 3)
+                out[2 * x] = y0
+                out[2 * x + 1] = UInt8((Int(u0) + Int(u1) + 1) / 2)
+                out[2 * x + 2] = y1
+                out[2 * x + 3] = UInt8((Int(v0) + Int(v1) + 1) / 2)
+                x += 2
+            }
+        case .nv12:
+            for x in 0..<width { out[x] = Self.yuv(rgbRow + 3 * x).0 }
+            if y & 1 == 0, let chroma = color.chromaPlane {
+                let line = (chroma + (y / 2) * color.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                var x = 0
+                while x + 1 < width {
+                    let (_, u0, v0) = Self.yuv(rgbRow + 3 * x)
+                    let (_, u1, v1) = Self.yuv(rgbRow + 3 * x + 3)
+                    line[x] = UInt8((Int(u0) + Int(u1) + 1) / 2)
+                    line[x + 1] = UInt8((Int(v0) + Int(v1) + 1) / 2)
+                    x += 2
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    /// BT.601 limited range, the integer form cameras and libyuv use.
+    @inline(__always)
+    private static func yuv(_ rgb: UnsafeMutablePointer<UInt8>) -> (UInt8, UInt8, UInt8) {
+        let r = Int(rgb[0])
+        let g = Int(rgb[1])
+        let b = Int(rgb[2])
+        let y = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16
+        let u = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128
+        let v = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128
+        return (UInt8(y), UInt8(u), UInt8(v))
+    }
+}
