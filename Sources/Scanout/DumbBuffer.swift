@@ -8,7 +8,8 @@ import KernelIO
 final class DumbBuffer {
     let framebufferID: UInt32
     let view: ImageView
-    private let fd: Int32
+    /// Held so the card's fd outlives every buffer made on it.
+    private let card: KMSCard
     private let handle: UInt32
     private let byteCount: Int
 
@@ -49,7 +50,7 @@ final class DumbBuffer {
             throw .system(error)
         }
         base.initializeMemory(as: UInt8.self, repeating: 0, count: Int(bytes))
-        self.fd = fd
+        self.card = card
         self.handle = handle
         self.byteCount = Int(bytes)
         self.framebufferID = framebuffer
@@ -58,7 +59,7 @@ final class DumbBuffer {
 
     deinit {
         _ = bk_munmap(view.base, byteCount)
-        _ = drmModeRmFB(fd, framebufferID)
-        _ = drmModeDestroyDumbBuffer(fd, handle)
+        _ = drmModeRmFB(card.fd, framebufferID)
+        _ = drmModeDestroyDumbBuffer(card.fd, handle)
     }
 }

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Shared host half of tests/vboard/scanout.sh and buttons.sh: builds the test bundle, boots the
+# virtual board with vboard/run and runs one Swift Testing suite in it through device-guest.sh.
+# Prints "PASS vboard NAME" or "FAIL vboard NAME" last; exit status 0 only on PASS.
+set -euo pipefail
+name=$1 suite=$2; shift 2
+arch=x86_64
+[ "${1:-}" = --arch ] && arch=${2:?}
+[ "$arch" = x86_64 ] || { echo "SKIP vboard $name: the test bundle is built for x86_64 only"; exit 0; }
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+scratch=${SCRATCH:-$repo/.build}
+export PATH=/opt/swift/usr/bin:$PATH
+cd "$repo"
+swift build --build-tests --scratch-path "$scratch" >/dev/null
+bundle=$scratch/debug/BackdropPackageTests.xctest
+[ -x "$bundle" ] || { echo "FAIL vboard $name: no test bundle at $bundle"; exit 1; }
+set +e
+vboard/run --arch "$arch" --timeout 240 -- sh "$repo/tests/vboard/device-guest.sh" "$name" "$suite" "$bundle"
+status=$?
+set -e
+if [ $status = 0 ]; then echo "PASS vboard $name"; else echo "FAIL vboard $name (status $status)"; fi
+exit $status
