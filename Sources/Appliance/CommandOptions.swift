@@ -1,3 +1,5 @@
+import Frames
+
 /// A command's arguments after parsing: positional words and `--name value` / `--flag` options.
 /// Hand-written because swift-argument-parser is an outside package and does not build Embedded.
 struct CommandOptions {
@@ -7,7 +9,7 @@ struct CommandOptions {
 
     /// Parses `arguments` knowing which options take a value and which are flags.
     /// Returns a usage message for anything unknown or incomplete.
-    static func parse(_ arguments: [String], valued: [String], flags known: [String]) -> Result<CommandOptions, UsageError> {
+    static func parse(_ arguments: [String], valued: [String], flags known: [String]) throws(CommandFailure) -> CommandOptions {
         var options = CommandOptions()
         var index = 0
         while index < arguments.count {
@@ -24,7 +26,7 @@ struct CommandOptions {
                         options.values[name] = inlineValue
                     } else {
                         guard index + 1 < arguments.count else {
-                            return .failure(UsageError("\(name) needs a value"))
+                            throw .invalidInput(("\(name) needs a value"))
                         }
                         index += 1
                         options.values[name] = arguments[index]
@@ -32,25 +34,42 @@ struct CommandOptions {
                 } else if known.contains(name) && inlineValue == nil {
                     options.flags.append(name)
                 } else {
-                    return .failure(UsageError("unknown option \(word)"))
+                    throw .invalidInput(("unknown option \(word)"))
                 }
             } else {
                 options.positional.append(word)
             }
             index += 1
         }
-        return .success(options)
+        return options
     }
 
     func value(_ name: String) -> String? { values[name] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// A positive integer option, or a usage error naming the option and the allowed range.
-    func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) -> Result<Int, UsageError> {
-        guard let text = values[name] else { return .success(fallback) }
-        guard let number = Int(text), range.contains(number) else {
-            return .failure(UsageError("\(name) \(text): expected a whole number in \(range.lowerBound)...\(range.upperBound)"))
+    /// A "WxH" option, or a usage error.
+    func size(_ name: String) throws(CommandFailure) -> FrameSize? {
+        guard let text = values[name] else { return nil }
+        guard let size = FrameSize.parse(text), size.width % 2 == 0, size.height % 2 == 0 else {
+            throw .invalidInput("\(name) \(text): expected WIDTHxHEIGHT, even numbers from 2 to 16384 (e.g. 1280x720)")
         }
-        return .success(number)
+        return size
+    }
+
+    /// Exactly `count` positional words, or a usage error naming what is missing.
+    func positionals(_ count: Int, names: String) throws(CommandFailure) -> [String] {
+        guard positional.count == count else {
+            throw .invalidInput(positional.count < count ? "missing \(names)" : "unexpected argument \(positional[count])")
+        }
+        return positional
+    }
+
+    /// A positive integer option, or a usage error naming the option and the allowed range.
+    func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws(CommandFailure) -> Int {
+        guard let text = values[name] else { return fallback }
+        guard let number = Int(text), range.contains(number) else {
+            throw .invalidInput(("\(name) \(text): expected a whole number in \(range.lowerBound)...\(range.upperBound)"))
+        }
+        return number
     }
 }

@@ -15,13 +15,14 @@ public final class BandWorkers {
     public init(helperCPUMasks: [UInt64], realtimePriority: Int32) throws(SystemError) {
         bandCount = helperCPUMasks.count + 1
         done = try Semaphore()
+        // Embedded Swift has no `unowned`; the threads never outlive self (stop() joins them).
+        let unretained = Unmanaged.passUnretained(self)
         for (index, mask) in helperCPUMasks.enumerated() {
             let start = try SemaphoreBox()
             starts.append(start)
             let band = index + 1
             let thread = WorkerThread(name: "band\(band)", cpuMask: mask, realtimePriority: realtimePriority) {
-                [unowned self] in
-                self.serve(band: band, start: start)
+                unretained.takeUnretainedValue().serve(band: band, start: start)
             }
             threads.append(thread)
         }
