@@ -25,6 +25,7 @@ static const unsigned long BK_VIDIOC_DQBUF = VIDIOC_DQBUF;
 static const unsigned long BK_VIDIOC_EXPBUF = VIDIOC_EXPBUF;
 static const unsigned long BK_VIDIOC_STREAMON = VIDIOC_STREAMON;
 static const unsigned long BK_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
+static const unsigned long BK_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
 
 enum {
     BK_V4L2_BUF_TYPE_VIDEO_CAPTURE = V4L2_BUF_TYPE_VIDEO_CAPTURE,

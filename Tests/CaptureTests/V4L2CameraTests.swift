@@ -1,0 +1,106 @@
+import CKernel
+import Frames
+import KernelIO
+import Testing
+@testable import Capture
+
+/// Against a real driver (vivid on the virtual board); skipped where there is no such node.
+@Suite(.serialized) struct V4L2CameraTests {
+    /// Waits for and takes up to `count` frames, releasing each after `inspect`.
+    static func take(_ count: Int, from camera: V4L2Camera, inspect: (Int, FrameStamp) -> Void) -> Int {
+        var taken = 0
+        // Bounded by attempts, not by elapsed time: each wait is at most 100 ms.
+        for _ in 0..<(count * 40) where taken < count {
+            switch camera.dequeue() {
+            case .frame(let slot, let stamp):
+                inspect(slot, stamp)
+                camera.release(slot: slot)
+                taken += 1
+            case .empty:
+                var events: Int16 = 0, unused: Int16 = 0
+                let fd = camera.withDescriptor { $0 } ?? -1
+                _ = bk_v4l2_poll_pair(fd, -1, Int16(BK_POLLIN), 100, &events, &unused)
+            case .disconnected, .failed:
+                return taken
+            }
+        }
+        return taken
+    }
+
+    @Test(.enabled(if: VideoNodes.yuyvNode != nil, Comment(rawValue: VideoNodes.noYUYV)))
+    func streamsThirtyFramesWithMonotonicKernelTimestamps() throws {
+        let node = try #require(VideoNodes.yuyvNode)
+        let camera = try V4L2Camera(path: node.path, request: StreamRequest(
+            role: .color, size: FrameSize(width: 640, height: 480), format: .yuyv, framesPerSecond: 30))
+        #expect(camera.granted.format == .yuyv)
+        #expect(camera.slotCount >= 2)
+        let before = MonotonicClock.nowNanoseconds()
+        try camera.start()
+        #expect(camera.state == .streaming)
+        var stamps: [FrameStamp] = []
+        var distinctBytes = Set<UInt8>()
+        let taken = Self.take(30, from: camera) { slot, stamp in
+            stamps.append(stamp)
+            let view = camera.view(slot: slot)
+            #expect(view.format == .yuyv && view.size == camera.granted.size)
+            let row = view.row(view.size.height / 2).assumingMemoryBound(to: UInt8.self)
+            for x in stride(from: 0, to: view.size.width * 2, by: 37) { distinctBytes.insert(row[x]) }
+        }
+        let after = MonotonicClock.nowNanoseconds()
+        #expect(taken == 30)
+        #expect(camera.statistics.kernelTimestamps, "driver did not flag CLOCK_MONOTONIC timestamps")
+        for index in 1..<stamps.count {
+            #expect(stamps[index].nanoseconds > stamps[index - 1].nanoseconds)
+            #expect(stamps[index].sequence > stamps[index - 1].sequence)
+        }
+        // Same clock as ours: every stamp lies between the start call and the last dequeue.
+        #expect(stamps.allSatisfy { $0.nanoseconds >= before && $0.nanoseconds <= after })
+        #expect(camera.statistics.nonMonotonicStamps == 0)
+        // vivid draws colour bars: a real picture, not a zeroed buffer.
+        #expect(distinctBytes.count > 4)
+        camera.stop()
+        #expect(camera.state == .stopped)
+    }
+
+    @Test(.enabled(if: VideoNodes.yuyvNode != nil, Comment(rawValue: VideoNodes.noYUYV)))
+    func reportsWhatTheDriverGrantedNotWhatWasAsked() throws {
+        let node = try #require(VideoNodes.yuyvNode)
+        let asked = FrameSize(width: 650, height: 490)
+        let camera = try V4L2Camera(path: node.path, request: StreamRequest(role: .color, size: asked, format: .yuyv,
+                                                                           framesPerSecond: 1000, bufferCount: 3))
+        let granted = camera.granted
+        #expect(granted.size.width % 2 == 0)
+        #expect(granted.bytesPerRow >= granted.size.width * 2)
+        #expect(granted.imageBytes >= granted.bytesPerRow * granted.size.height)
+        #expect(camera.summary.contains(granted.size.description))
+        #expect(camera.summary.contains(node.path))
+        if let fps = granted.framesPerSecond { #expect(fps < 1000) }
+        print("granted: \(camera.summary)")
+    }
+
+    @Test(.enabled(if: VideoNodes.depthNode != nil, Comment(rawValue: VideoNodes.noDepth)))
+    func depthNodeDeliversSixteenBitFrames() throws {
+        let node = try #require(VideoNodes.depthNode)
+        let camera = try V4L2Camera(path: node.path, request: StreamRequest(role: .depth, size: FrameSize(width: 640, height: 480)))
+        #expect(camera.granted.format == (node.offers(.z16) ? .z16 : .y16))
+        #expect(camera.deliveredFormat == .z16)
+        try camera.start()
+        var formats: [PixelFormat] = []
+        let taken = Self.take(5, from: camera) { slot, _ in formats.append(camera.view(slot: slot).format) }
+        #expect(taken == 5)
+        #expect(formats.allSatisfy { $0 == .z16 })
+    }
+
+    @Test(.enabled(if: VideoNodes.yuyvNode != nil, Comment(rawValue: VideoNodes.noYUYV)))
+    func releasingASlotNotHeldChangesNothing() throws {
+        let node = try #require(VideoNodes.yuyvNode)
+        let camera = try V4L2Camera(path: node.path, request: StreamRequest(role: .color, size: FrameSize(width: 320, height: 180)))
+        try camera.start()
+        let queued = camera.queuedCount
+        camera.release(slot: 0)
+        camera.release(slot: 99)
+        camera.release(slot: -1)
+        #expect(camera.queuedCount == queued)
+        #expect(camera.state == .streaming)
+    }
+}

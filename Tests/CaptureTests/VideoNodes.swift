@@ -1,0 +1,21 @@
+import Foundation
+@testable import Capture
+
+/// The V4L2 nodes of the machine running the tests. Hardware tests skip with these reasons when
+/// the nodes are missing; tests/vboard/capture.sh runs them on the virtual board.
+enum VideoNodes {
+    static let devices = DeviceProbe.scan()
+
+    /// A node that streams YUYV (vivid's capture node on the virtual board).
+    static let yuyvNode = devices.first { $0.offers(.yuyv) }
+    static let depthNode = devices.first { $0.offersDepth }
+    static let pair: CameraSelection? = try? CameraSelector.select(color: .auto, depth: .auto, devices: devices)
+
+    static let noYUYV = "no /dev/video* node streams YUYV here (tests/vboard/capture.sh runs this on vivid)"
+    static let noDepth = "no /dev/video* node offers Z16 or Y16 here (tests/vboard/capture.sh runs this on vivid)"
+    static let noPair = "no colour + depth node pair here (the virtual board loads two vivid instances: tests/vboard/capture.sh)"
+    static let noLoopback = "no v4l2loopback nodes /dev/video10 and /dev/video11 here (the virtual board has them: tests/vboard/capture.sh)"
+    /// Unplug and module reload change the machine's devices, so they run only where asked.
+    static let faultsAllowed = ProcessInfo.processInfo.environment["BACKDROP_VBOARD_FAULTS"] == "1"
+    static let noFaults = "unplug/reload test runs only on the virtual board (BACKDROP_VBOARD_FAULTS=1, tests/vboard/capture.sh)"
+}
