@@ -1,0 +1,317 @@
+import Frames
+
+/// The frame-path kernel: converts the camera image to RGB, blends it over the prescaled backdrop
+/// with the matte, and writes the scanout buffer, all in one pass over the output.
+///
+/// Formats: camera YUYV, NV12 or RGB24 at `cameraSize`; alpha ALPHA8 at `cameraSize`; background
+/// and output XRGB8888 (little-endian 0xXXRRGGBB words, bytes B G R X) at `outputSize`.
+/// Per channel out = round((fg * a + bg * (255 - a)) / 255) (see `AlphaBlend`), with fg from
+/// BT.601 limited range (see `YCbCr`). Output pixels outside the camera's rectangle (fit mode
+/// letterbox) show the background unchanged: the person is confined to the camera's view, the
+/// backdrop still fills the screen.
+///
+/// All tables are built in `init`; the per-frame calls never allocate and never log. Calls with
+/// disjoint `rows` may run on different threads at once (the compositor holds no per-call state).
+public final class Compositor {
+    public let cameraFormat: PixelFormat
+    public let cameraSize: FrameSize
+    public let outputSize: FrameSize
+    public let fit: FitMode
+    public let mapping: CameraMapping
+
+    // Raw copies of the mapping so the per-pixel loops carry no bounds checks or retains.
+    private let columns: UnsafeMutablePointer<Int32>
+    private let rowTable: UnsafeMutablePointer<Int32>
+    private let activeStart: Int
+    private let activeEnd: Int
+    private let identityColumns: Bool
+
+    public init(cameraFormat: PixelFormat, cameraSize: FrameSize, outputSize: FrameSize, fit: FitMode) {
+        precondition(cameraFormat == .yuyv || cameraFormat == .nv12 || cameraFormat == .rgb24,
+                     "the compositor takes YUYV, NV12 or RGB24 camera frames, not \(cameraFormat.name)")
+        precondition(cameraFormat.accepts(cameraSize) && outputSize.width > 0 && outputSize.height > 0)
+        self.cameraFormat = cameraFormat
+        self.cameraSize = cameraSize
+        self.outputSize = outputSize
+        self.fit = fit
+        mapping = CameraMapping(camera: cameraSize, output: outputSize, fit: fit)
+        columns = .allocate(capacity: outputSize.width)
+        rowTable = .allocate(capacity: outputSize.height)
+        for x in 0..<outputSize.width { columns[x] = mapping.sourceColumn[x] }
+        for y in 0..<outputSize.height { rowTable[y] = mapping.sourceRow[y] }
+        activeStart = mapping.activeColumns.lowerBound
+        activeEnd = mapping.activeColumns.upperBound
+        identityColumns = mapping.columnsAreIdentity
+    }
+
+    deinit {
+        columns.deallocate()
+        rowTable.deallocate()
+    }
+
+    /// Blends `rows` of the output. Bands of rows may be given to different threads.
+    public func compose(camera: ImageView, alpha: ImageView, background: ImageView, into output: ImageView,
+                        rows: Range<Int>) {
+        checkInputs(camera: camera, alpha: alpha, output: output, rows: rows)
+        precondition(background.format == .xrgb8888 && background.size == outputSize, "background must be XRGB8888 at the output size")
+        let width = outputSize.width
+        for y in rows {
+            let out = output.row(y)
+            let back = UnsafeRawPointer(background.row(y))
+            let sourceY = Int(rowTable[y])
+            guard sourceY >= 0 else {
+                out.copyMemory(from: back, byteCount: width * 4)
+                continue
+            }
+            if activeStart > 0 { out.copyMemory(from: back, byteCount: activeStart * 4) }
+            if activeEnd < width {
+                (out + activeEnd * 4).copyMemory(from: back + activeEnd * 4, byteCount: (width - activeEnd) * 4)
+            }
+            blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
+                     background: back, output: out, premultiplied: false)
+        }
+    }
+
+    /// The matte as grey (alpha 0 black, 255 white) for tuning; black outside the camera's rectangle.
+    public func composeMatteView(alpha: ImageView, into output: ImageView, rows: Range<Int>) {
+        precondition(alpha.format == .alpha8 && alpha.size == cameraSize, "alpha must be ALPHA8 at the camera size")
+        precondition(output.format == .xrgb8888 && output.size == outputSize, "output must be XRGB8888 at the output size")
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= outputSize.height)
+        let width = outputSize.width
+        for y in rows {
+            let out = output.row(y)
+            let sourceY = Int(rowTable[y])
+            guard sourceY >= 0 else {
+                fill(out, from: 0, to: width, with: 0xFF00_0000)
+                continue
+            }
+            fill(out, from: 0, to: activeStart, with: 0xFF00_0000)
+            fill(out, from: activeEnd, to: width, with: 0xFF00_0000)
+            let source = UnsafeRawPointer(alpha.row(sourceY))
+            var x = activeStart
+            if identityColumns {
+                while x + 16 <= activeEnd {
+                    let grey = SIMD16<UInt32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
+                    out.storeBytes(of: (grey &* 0x0001_0101) | 0xFF00_0000, toByteOffset: x * 4, as: SIMD16<UInt32>.self)
+                    x += 16
+                }
+            }
+            while x < activeEnd {
+                let grey = UInt32(source.load(fromByteOffset: Int(columns[x]), as: UInt8.self))
+                out.storeBytes(of: (grey &* 0x0001_0101) | 0xFF00_0000, toByteOffset: x * 4, as: UInt32.self)
+                x += 1
+            }
+        }
+    }
+
+    /// ARGB8888 premultiplied (B G R A bytes, colour = round(fg * a / 255), A = a) at the output
+    /// size, for a display overlay plane above a backdrop plane. Transparent outside the camera.
+    public func writePremultipliedLayer(camera: ImageView, alpha: ImageView, into output: ImageView, rows: Range<Int>) {
+        checkInputs(camera: camera, alpha: alpha, output: output, rows: rows, outputFormat: .argb8888)
+        let width = outputSize.width
+        for y in rows {
+            let out = output.row(y)
+            let sourceY = Int(rowTable[y])
+            guard sourceY >= 0 else {
+                fill(out, from: 0, to: width, with: 0)
+                continue
+            }
+            fill(out, from: 0, to: activeStart, with: 0)
+            fill(out, from: activeEnd, to: width, with: 0)
+            blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
+                     background: UnsafeRawPointer(out), output: out, premultiplied: true)
+        }
+    }
+
+    private func checkInputs(camera: ImageView, alpha: ImageView, output: ImageView, rows: Range<Int>,
+                             outputFormat: PixelFormat = .xrgb8888) {
+        precondition(camera.format == cameraFormat && camera.size == cameraSize, "camera frame does not match the compositor")
+        precondition(alpha.format == .alpha8 && alpha.size == cameraSize, "alpha must be ALPHA8 at the camera size")
+        precondition(output.format == outputFormat && output.size == outputSize, "output must be \(outputFormat.name) at the output size")
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= outputSize.height, "rows outside the output")
+    }
+
+    @inline(__always)
+    private func fill(_ row: UnsafeMutableRawPointer, from start: Int, to end: Int, with word: UInt32) {
+        guard start < end else { return }
+        (row + start * 4).bindMemory(to: UInt32.self, capacity: end - start).update(repeating: word, count: end - start)
+    }
+
+    // MARK: Row kernels
+
+    @inline(__always)
+    private func blendRow(camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer, background: UnsafeRawPointer,
+                          output: UnsafeMutableRawPointer, premultiplied: Bool) {
+        switch cameraFormat {
+        case .yuyv:
+            let source = UnsafeRawPointer(camera.row(sourceY))
+            var x = activeStart
+            if identityColumns {
+                while x + 16 <= activeEnd {
+                    let words = source.loadUnaligned(fromByteOffset: x * 2, as: SIMD8<UInt32>.self)
+                    // Y0 Cb Y1 Cr per word: luma is the low byte of each 16-bit half; each pixel pair's
+                    // chroma is copied into both of its 16-bit lanes by arithmetic, not shuffles.
+                    let luma = unsafeBitCast(words, to: SIMD16<Int16>.self) & 0x00FF
+                    let cb = (words &>> 8) & 0xFF
+                    let cr = words &>> 24
+                    let rgb = YCbCr.rgb(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
+                                        cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
+                    Self.store16(rgb, alpha: alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
+                                 background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                    x += 16
+                }
+            }
+            // Scaled: gather sixteen samples into vectors, then the same vector maths.
+            while x + 16 <= activeEnd {
+                var samples = GatheredPixels()
+                samples.gather { lane in
+                    let sourceX = Int(columns[x &+ lane])
+                    let pair = (sourceX & ~1) &* 2
+                    return (source.load(fromByteOffset: sourceX &* 2, as: UInt8.self),
+                            source.load(fromByteOffset: pair &+ 1, as: UInt8.self),
+                            source.load(fromByteOffset: pair &+ 3, as: UInt8.self),
+                            alpha.load(fromByteOffset: sourceX, as: UInt8.self))
+                }
+                Self.store16(YCbCr.rgb(y: samples.first, cb: samples.second, cr: samples.third), alpha: samples.alpha, background: background + x * 4,
+                             output: output + x * 4, premultiplied: premultiplied)
+                x += 16
+            }
+            while x < activeEnd {
+                let sourceX = Int(columns[x])
+                let pair = (sourceX & ~1) * 2
+                let rgb = YCbCr.rgb(y: Int32(source.load(fromByteOffset: sourceX * 2, as: UInt8.self)),
+                                    cb: Int32(source.load(fromByteOffset: pair + 1, as: UInt8.self)),
+                                    cr: Int32(source.load(fromByteOffset: pair + 3, as: UInt8.self)))
+                Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
+                            background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                x += 1
+            }
+        case .nv12:
+            let lumaRow = UnsafeRawPointer(camera.row(sourceY))
+            let chromaRow = UnsafeRawPointer(camera.chromaPlane! + (sourceY / 2) * camera.bytesPerRow)
+            var x = activeStart
+            if identityColumns {
+                while x + 16 <= activeEnd {
+                    let luma = SIMD16<Int16>(truncatingIfNeeded: lumaRow.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
+                    let pairs = SIMD8<UInt32>(truncatingIfNeeded: chromaRow.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt16>.self))
+                    let cb = pairs & 0xFF
+                    let cr = pairs &>> 8
+                    let rgb = YCbCr.rgb(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
+                                        cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
+                    Self.store16(rgb, alpha: alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
+                                 background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                    x += 16
+                }
+            }
+            while x + 16 <= activeEnd {
+                var samples = GatheredPixels()
+                samples.gather { lane in
+                    let sourceX = Int(columns[x &+ lane])
+                    let pair = sourceX & ~1
+                    return (lumaRow.load(fromByteOffset: sourceX, as: UInt8.self),
+                            chromaRow.load(fromByteOffset: pair, as: UInt8.self),
+                            chromaRow.load(fromByteOffset: pair &+ 1, as: UInt8.self),
+                            alpha.load(fromByteOffset: sourceX, as: UInt8.self))
+                }
+                Self.store16(YCbCr.rgb(y: samples.first, cb: samples.second, cr: samples.third), alpha: samples.alpha, background: background + x * 4,
+                             output: output + x * 4, premultiplied: premultiplied)
+                x += 16
+            }
+            while x < activeEnd {
+                let sourceX = Int(columns[x])
+                let pair = sourceX & ~1
+                let rgb = YCbCr.rgb(y: Int32(lumaRow.load(fromByteOffset: sourceX, as: UInt8.self)),
+                                    cb: Int32(chromaRow.load(fromByteOffset: pair, as: UInt8.self)),
+                                    cr: Int32(chromaRow.load(fromByteOffset: pair + 1, as: UInt8.self)))
+                Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
+                            background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                x += 1
+            }
+        default:  // .rgb24, checked in init
+            let source = UnsafeRawPointer(camera.row(sourceY))
+            var x = activeStart
+            while x + 16 <= activeEnd {
+                var samples = GatheredPixels()
+                samples.gather { lane in
+                    let sourceX = Int(columns[x &+ lane]) &* 3
+                    return (source.load(fromByteOffset: sourceX, as: UInt8.self),
+                            source.load(fromByteOffset: sourceX &+ 1, as: UInt8.self),
+                            source.load(fromByteOffset: sourceX &+ 2, as: UInt8.self),
+                            alpha.load(fromByteOffset: sourceX / 3, as: UInt8.self))
+                }
+                Self.store16((r: samples.first, g: samples.second, b: samples.third), alpha: samples.alpha, background: background + x * 4,
+                             output: output + x * 4, premultiplied: premultiplied)
+                x += 16
+            }
+            while x < activeEnd {
+                let sourceX = Int(columns[x])
+                let rgb = (r: Int32(source.load(fromByteOffset: sourceX * 3, as: UInt8.self)),
+                           g: Int32(source.load(fromByteOffset: sourceX * 3 + 1, as: UInt8.self)),
+                           b: Int32(source.load(fromByteOffset: sourceX * 3 + 2, as: UInt8.self)))
+                Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
+                            background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                x += 1
+            }
+        }
+    }
+
+    /// Blends sixteen pixels, as two halves of eight in a "byte pair" layout: each 32-bit pixel is
+    /// viewed as two 16-bit lanes, (B, R) and (G, X), so background bytes are split by mask and
+    /// shift and the result is rejoined the same way. Only vectors of at most 16 lanes are used:
+    /// wider ones fall back to element loops in the standard library's generic SIMD code.
+    @inline(__always)
+    private static func store16(_ rgb: (r: SIMD16<Int16>, g: SIMD16<Int16>, b: SIMD16<Int16>), alpha: SIMD16<UInt8>,
+                                background: UnsafeRawPointer, output: UnsafeMutableRawPointer, premultiplied: Bool) {
+        store8(blue: rgb.b.lowHalf, green: rgb.g.lowHalf, red: rgb.r.lowHalf, alpha: alpha.lowHalf,
+               background: background, output: output, premultiplied: premultiplied)
+        store8(blue: rgb.b.highHalf, green: rgb.g.highHalf, red: rgb.r.highHalf, alpha: alpha.highHalf,
+               background: background + 32, output: output + 32, premultiplied: premultiplied)
+    }
+
+    @inline(__always)
+    private static func store8(blue: SIMD8<Int16>, green: SIMD8<Int16>, red: SIMD8<Int16>, alpha: SIMD8<UInt8>,
+                               background: UnsafeRawPointer, output: UnsafeMutableRawPointer, premultiplied: Bool) {
+        let alpha16 = SIMD8<Int16>(truncatingIfNeeded: alpha)
+        let alphaPairs = pairs(alpha16, alpha16)
+        let words: SIMD16<UInt16>
+        if premultiplied {
+            let blueRed = AlphaBlend.divide255(pairs(blue, red) &* alphaPairs)
+            let greenOnly = AlphaBlend.divide255(pairs(green, SIMD8(repeating: 0)) &* alphaPairs)
+            words = blueRed | ((greenOnly | pairs(SIMD8(repeating: 0), alpha16)) &<< 8)
+        } else {
+            let back = background.loadUnaligned(as: SIMD16<UInt16>.self)
+            let blueRed = AlphaBlend.blend(pairs(blue, red), back & 0x00FF, alpha: alphaPairs)
+            let greenX = AlphaBlend.blend(pairs(green, SIMD8(repeating: 255)), back &>> 8, alpha: alphaPairs)
+            words = blueRed | (greenX &<< 8) | pairs(SIMD8(repeating: 0), SIMD8(repeating: -256))
+        }
+        output.storeBytes(of: words, as: SIMD16<UInt16>.self)
+    }
+
+    /// Interleaves two 8-lane vectors into (low[0], high[0], low[1], high[1], ...) by widening,
+    /// which compiles to unpack instructions.
+    @inline(__always)
+    private static func pairs(_ low: SIMD8<Int16>, _ high: SIMD8<Int16>) -> SIMD16<UInt16> {
+        let lowWide = SIMD8<UInt32>(truncatingIfNeeded: SIMD8<UInt16>(truncatingIfNeeded: low))
+        let highWide = SIMD8<UInt32>(truncatingIfNeeded: SIMD8<UInt16>(truncatingIfNeeded: high))
+        return unsafeBitCast(lowWide | (highWide &<< 16), to: SIMD16<UInt16>.self)
+    }
+
+    @inline(__always)
+    private static func store1(_ rgb: (r: Int32, g: Int32, b: Int32), alpha: Int32,
+                               background: UnsafeRawPointer, output: UnsafeMutableRawPointer, premultiplied: Bool) {
+        let word: UInt32
+        if premultiplied {
+            let b = AlphaBlend.divide255(rgb.b &* alpha)
+            let g = AlphaBlend.divide255(rgb.g &* alpha)
+            let r = AlphaBlend.divide255(rgb.r &* alpha)
+            word = UInt32(b) | UInt32(g) << 8 | UInt32(r) << 16 | UInt32(alpha) << 24
+        } else {
+            let back = background.loadUnaligned(as: UInt32.self)
+            let b = AlphaBlend.blend(rgb.b, Int32(back & 0xFF), alpha: alpha)
+            let g = AlphaBlend.blend(rgb.g, Int32((back >> 8) & 0xFF), alpha: alpha)
+            let r = AlphaBlend.blend(rgb.r, Int32((back >> 16) & 0xFF), alpha: alpha)
+            word = UInt32(b) | UInt32(g) << 8 | UInt32(r) << 16 | 0xFF00_0000
+        }
+        output.storeBytes(of: word, as: UInt32.self)
+    }
+}
