@@ -78,6 +78,30 @@ import Testing
         print("granted: \(camera.summary)")
     }
 
+    /// vivid's error-injection controls: "Percentage of Dropped Buffers" skips frames (holes in the
+    /// sequence) and "Inject V4L2_BUF_FLAG_ERROR" marks the next buffer corrupt.
+    @Test(.enabled(if: VideoNodes.vividNode != nil, Comment(rawValue: VideoNodes.noVivid)))
+    func driverDropsCountAsGapsAndCorruptBuffersAreNeverHandedOut() throws {
+        let node = try #require(VideoNodes.vividNode)
+        let camera = try V4L2Camera(path: node.path, request: StreamRequest(role: .color, size: FrameSize(width: 320, height: 180)))
+        func set(_ id: UInt32, _ value: Int32) -> Errno? {
+            var control = v4l2_control(id: id, value: value)
+            return camera.withDescriptor { V4L2Funnel.control($0, BK_VIDIOC_S_CTRL, &control) } ?? nil
+        }
+        #expect(set(0x00f0_f040, 50) == nil)  // VIVID_CID_PERC_DROPPED
+        try camera.start()
+        #expect(Self.take(20, from: camera) { _, _ in } == 20)
+        #expect(camera.statistics.sequenceGaps > 0)
+        #expect(set(0x00f0_f040, 0) == nil)
+
+        let handedOut = camera.statistics.frames
+        #expect(set(0x00f0_f042, 1) == nil)  // VIVID_CID_DQBUF_ERROR (a button)
+        #expect(Self.take(5, from: camera) { _, _ in } == 5)
+        #expect(camera.statistics.badFrames >= 1)
+        #expect(camera.statistics.frames == handedOut + 5)
+        camera.stop()
+    }
+
     @Test(.enabled(if: VideoNodes.depthNode != nil, Comment(rawValue: VideoNodes.noDepth)))
     func depthNodeDeliversSixteenBitFrames() throws {
         let node = try #require(VideoNodes.depthNode)

@@ -7,13 +7,16 @@ import Testing
 
 /// The pipeline's view of two real nodes found by `auto`; skipped without a colour+depth pair.
 @Suite(.serialized) struct V4L2SourceTests {
-    static func configuration() -> V4L2SourceConfiguration {
-        V4L2SourceConfiguration(size: FrameSize(width: 640, height: 480), framesPerSecond: 30)
+    static func configuration(_ pair: CameraSelection? = nil) -> V4L2SourceConfiguration {
+        V4L2SourceConfiguration(color: pair.map { .path($0.colorPath) } ?? .auto,
+                                depth: pair.map { .path($0.depthPath) } ?? .auto,
+                                size: FrameSize(width: 640, height: 480), framesPerSecond: 30)
     }
 
-    @Test(.enabled(if: VideoNodes.pair != nil, Comment(rawValue: VideoNodes.noPair)))
-    func autoFindsTheDepthNodeAndBothStreamsFlow() throws {
-        let source = try V4L2Source(configuration: Self.configuration())
+    @Test(.enabled(if: VideoNodes.vividPair != nil, Comment(rawValue: VideoNodes.noPair)))
+    func autoFindsVividsDepthNodeAndBothStreamsFlow() throws {
+        let pair = try #require(VideoNodes.vividPair)
+        let source = try V4L2Source(configuration: Self.configuration(pair))
         print("source: \(source.summary)")
         let depthNode = try #require(VideoNodes.devices.first { $0.path == source.selection.depthPath })
         #expect(depthNode.offersDepth)
@@ -113,9 +116,9 @@ import Testing
 
     /// vivid's Disconnect control unregisters its nodes as a USB unplug does; reloading the
     /// module brings the camera back.
-    @Test(.enabled(if: VideoNodes.pair != nil && VideoNodes.faultsAllowed, Comment(rawValue: VideoNodes.noFaults)))
+    @Test(.enabled(if: VideoNodes.vividPair != nil && VideoNodes.faultsAllowed, Comment(rawValue: VideoNodes.noFaults)))
     func unplugTurnsDisconnectedWithoutSpinningAndReopenBringsItBack() throws {
-        let source = try V4L2Source(configuration: Self.configuration())
+        let source = try V4L2Source(configuration: Self.configuration(VideoNodes.vividPair))
         var frames = 0
         for _ in 0..<100 where frames < 4 {
             switch source.nextEvent(timeoutNanoseconds: 100_000_000) {
