@@ -58,7 +58,8 @@ import Testing
         }
         // A depth view must not accept a colour file.
         let colour = directory.file("colour.png")
-        try PNGEncoder.write(Self.pattern(.rgb24, size).view, to: colour)
+        let colourImage = Self.pattern(.rgb24, size)
+        try PNGEncoder.write(colourImage.view, to: colour)
         #expect(throws: ImageError.self) { try decoder.decode(path: colour, into: target.view) }
     }
 
@@ -116,7 +117,8 @@ import Testing
     @Test func formatIsDecidedBySignatureNotName() throws {
         let directory = TemporaryDirectory("codec")
         let size = FrameSize(width: 8, height: 8)
-        let jpegNamedPNG = directory.write("really-a-jpeg.png", try JPEGEncoder.encode(Self.pattern(.rgb24, size).view))
+        let image = Self.pattern(.rgb24, size)
+        let jpegNamedPNG = directory.write("really-a-jpeg.png", try JPEGEncoder.encode(image.view))
         #expect(try ImageDecoder().header(path: jpegNamedPNG).container == .jpeg)
         let text = directory.write("notes.png", Array("hello, not an image\n".utf8))
         do {
@@ -146,9 +148,10 @@ import Testing
     @Test func truncatedFilesAreReportedWithTheDecodersReason() throws {
         let directory = TemporaryDirectory("codec")
         let size = FrameSize(width: 64, height: 64)
-        let png = try PNGEncoder.encode(Self.pattern(.rgb24, size).view)
+        let image = Self.pattern(.rgb24, size)
+        let png = try PNGEncoder.encode(image.view)
         let cutPNG = directory.write("cut.png", Array(png.prefix(png.count / 2)))
-        let jpeg = try JPEGEncoder.encode(Self.pattern(.rgb24, size).view)
+        let jpeg = try JPEGEncoder.encode(image.view)
         let cutJPEG = directory.write("cut.jpg", Array(jpeg.prefix(jpeg.count / 2)))
         for path in [cutPNG, cutJPEG] {
             do {
@@ -165,7 +168,8 @@ import Testing
         let directory = TemporaryDirectory("codec")
         // A valid 1x1 PNG whose IHDR is then rewritten to claim 20000x20000 (with a fixed CRC):
         // a few dozen bytes that would need 1.2 GB if the decoder believed them.
-        var bytes = try PNGEncoder.encode(PixelBuffer(format: .rgb24, size: FrameSize(width: 1, height: 1)).view)
+        let pixel = PixelBuffer(format: .rgb24, size: FrameSize(width: 1, height: 1))
+        var bytes = try PNGEncoder.encode(pixel.view)
         for (index, byte) in [UInt8(0), 0, 0x4E, 0x20, 0, 0, 0x4E, 0x20].enumerated() { bytes[16 + index] = byte }
         let crc = crc32(Array(bytes[12..<29]))
         for index in 0..<4 { bytes[29 + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(index))) }

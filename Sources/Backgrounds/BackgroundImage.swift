@@ -1,0 +1,44 @@
+import Frames
+import ImageCodec
+
+/// One backdrop, decoded and scaled to the output size, ready to be blended over.
+/// A class so the library can keep several in an array (PixelBuffer is move-only).
+public final class BackgroundImage {
+    /// The file name it came from ("built-in" for the default gradient).
+    public let name: String
+    public let buffer: PixelBuffer
+
+    public init(name: String, buffer: consuming PixelBuffer) {
+        self.name = name
+        self.buffer = buffer
+    }
+
+    public var view: ImageView { buffer.view }
+
+    /// Decodes `path` and scales it to `outputSize` with `fit`.
+    public static func load(path: String, name: String, outputSize: FrameSize, fit: FitMode,
+                            decoder: ImageDecoder) throws(ImageError) -> BackgroundImage {
+        let decoded = try decoder.decode(path: path)
+        guard decoded.format == .rgb24 else {
+            throw .mismatch(path: path, detail: "a 16-bit greyscale image (depth map?) is not a backdrop")
+        }
+        let scaled = PixelBuffer(format: .xrgb8888, size: outputSize)
+        BackdropScaler.scale(decoded.view, into: scaled.view, fit: fit)
+        return BackgroundImage(name: name, buffer: scaled)
+    }
+
+    /// The backdrop shown when no image could be loaded: a dark blue vertical gradient, so the box
+    /// still shows the person over something rather than a black screen.
+    public static func builtInGradient(outputSize: FrameSize) -> BackgroundImage {
+        let buffer = PixelBuffer(format: .xrgb8888, size: outputSize)
+        let height = max(1, outputSize.height - 1)
+        for y in 0..<outputSize.height {
+            let blue = UInt32(90 - 70 * y / height)
+            let green = UInt32(40 - 30 * y / height)
+            let red = UInt32(20 - 15 * y / height)
+            let word = 0xFF00_0000 | red << 16 | green << 8 | blue
+            buffer.row(y).bindMemory(to: UInt32.self, capacity: outputSize.width).update(repeating: word, count: outputSize.width)
+        }
+        return BackgroundImage(name: "built-in", buffer: buffer)
+    }
+}

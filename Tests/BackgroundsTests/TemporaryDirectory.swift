@@ -1,0 +1,40 @@
+import CKernel
+import Glibc
+
+/// A fresh directory under /tmp, named from a process-wide counter and the monotonic clock so
+/// parallel tests never share one; removed (with the files in it) on deinit.
+final class TemporaryDirectory {
+    nonisolated(unsafe) private static var counter = 0
+    let path: String
+
+    init(_ label: String) {
+        Self.counter += 1
+        path = "/tmp/backdrop-test-\(label)-\(getpid())-\(Self.counter)-\(bk_monotonic_ns())"
+        precondition(bk_mkdir(path, 0o755) == 0, "cannot create \(path)")
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func write(_ name: String, _ bytes: [UInt8]) -> String {
+        let target = file(name)
+        let fd = bk_open_write_truncate(target)
+        precondition(fd >= 0)
+        bytes.withUnsafeBytes { raw in _ = bk_write(fd, raw.baseAddress, raw.count) }
+        _ = bk_close(fd)
+        return target
+    }
+
+    deinit { remove(path) }
+
+    private func remove(_ directory: String) {
+        guard let handle = opendir(directory) else { return }
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name == "." || name == ".." { continue }
+            let child = directory + "/" + name
+            if bk_is_directory(child) == 1 { remove(child) } else { _ = bk_unlink(child) }
+        }
+        closedir(handle)
+        rmdir(directory)
+    }
+}
