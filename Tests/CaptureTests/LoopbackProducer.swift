@@ -7,15 +7,20 @@ import KernelIO
 /// Feeds two v4l2loopback output nodes with known frames, like a RealSense's colour and depth
 /// streams: frame n's colour luma at (x, y) is (x + 3y + n) mod 256 with chroma n mod 256, and its
 /// depth at (x, y) is 500 + (x + 2y + n) mod 3000. A consumer recovers n from one pixel and
-/// checks the rest. Runs on its own thread, one frame pair every 33 ms.
+/// checks the rest. With `jpeg`, the colour node instead carries that MJPEG frame over and over.
+/// Runs on its own thread, one frame pair every 33 ms.
 final class LoopbackProducer: @unchecked Sendable {
     let size: FrameSize
+    let jpeg: [UInt8]?
     private let lock = NSLock()
     private var stopping = false
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
-    init(size: FrameSize) { self.size = size }
+    init(size: FrameSize, jpeg: [UInt8]? = nil) {
+        self.size = size
+        self.jpeg = jpeg
+    }
 
     static func loopbackOutputs() -> (color: String, depth: String)? {
         // The board creates them as video10 and video11 (vboard/guest-init).
@@ -27,10 +32,10 @@ final class LoopbackProducer: @unchecked Sendable {
     static func colorByte(x: Int, y: Int, frame: Int) -> UInt8 { UInt8(truncatingIfNeeded: x + 3 * y + frame) }
     static func depthValue(x: Int, y: Int, frame: Int) -> UInt16 { UInt16(500 + (x + 2 * y + frame) % 3000) }
 
-    func start(color: String, depth: String) throws {
-        let colorFD = try Self.openOutput(color, format: fourCC("YUYV"), size: size)
-        let depthFD = try Self.openOutput(depth, format: fourCC("Z16 "), size: size)
-        let size = self.size
+    func start(color: String, depth: String?) throws {
+        let size = self.size, jpeg = self.jpeg
+        let colorFD = try Self.openOutput(color, format: fourCC(jpeg == nil ? "YUYV" : "MJPG"), size: size)
+        let depthFD: Int32 = try depth.map { path throws in try Self.openOutput(path, format: fourCC("Z16 "), size: size) } ?? -1
         thread = Thread { [self] in
             var colorFrame = [UInt8](repeating: 0, count: size.pixelCount * 2)
             var depthFrame = [UInt16](repeating: 0, count: size.pixelCount)
@@ -43,13 +48,17 @@ final class LoopbackProducer: @unchecked Sendable {
                         depthFrame[y * size.width + x] = Self.depthValue(x: x, y: y, frame: frame)
                     }
                 }
-                _ = colorFrame.withUnsafeBytes { bk_write(colorFD, $0.baseAddress, $0.count) }
-                _ = depthFrame.withUnsafeBytes { bk_write(depthFD, $0.baseAddress, $0.count) }
+                if let jpeg {
+                    _ = jpeg.withUnsafeBytes { bk_write(colorFD, $0.baseAddress, $0.count) }
+                } else {
+                    _ = colorFrame.withUnsafeBytes { bk_write(colorFD, $0.baseAddress, $0.count) }
+                }
+                if depthFD >= 0 { _ = depthFrame.withUnsafeBytes { bk_write(depthFD, $0.baseAddress, $0.count) } }
                 frame += 1
                 Thread.sleep(forTimeInterval: 0.033)
             }
             _ = bk_close(colorFD)
-            _ = bk_close(depthFD)
+            if depthFD >= 0 { _ = bk_close(depthFD) }
             finished.signal()
         }
         thread?.start()

@@ -1,4 +1,5 @@
 import CKernel
+import CTurboJPEG
 import Frames
 import KernelIO
 import Testing
@@ -100,6 +101,44 @@ import Testing
         #expect(camera.statistics.badFrames >= 1)
         #expect(camera.statistics.frames == handedOut + 5)
         camera.stop()
+    }
+
+    /// MJPEG through a real driver: a loopback node carries JPEG frames made here, and the camera
+    /// hands out their decoded YUYV.
+    @Test(.enabled(if: LoopbackProducer.loopbackOutputs() != nil, Comment(rawValue: VideoNodes.noLoopback)))
+    func mjpegFromALoopbackNodeArrivesDecoded() throws {
+        let outputs = try #require(LoopbackProducer.loopbackOutputs())
+        let image = TestJPEG.stripeImage(height: 48)
+        let size = FrameSize(width: image.width, height: 48)
+        let jpeg = TestJPEG.encode(image.pixels, width: image.width, height: 48, subsampling: TJSAMP_422)
+        let producer = LoopbackProducer(size: size, jpeg: jpeg)
+        try producer.start(color: outputs.color, depth: nil)
+        defer { producer.stop() }
+        var offered = false
+        for _ in 0..<100 where !offered {
+            offered = (try? DeviceProbe.describe(path: outputs.color))?.offers(.mjpeg) ?? false
+            if !offered { MonotonicClock.sleep(nanoseconds: 50_000_000) }
+        }
+        try #require(offered, "loopback colour node never offered MJPEG capture")
+        let camera = try V4L2Camera(path: outputs.color, request: StreamRequest(role: .color, size: size, format: .mjpeg))
+        #expect(camera.granted.format == .mjpeg)
+        #expect(camera.deliveredFormat == .yuyv)
+        #expect(camera.summary.contains("decoded to YUYV"))
+        try camera.start()
+        var checked = 0
+        let taken = Self.take(5, from: camera) { slot, _ in
+            let view = camera.view(slot: slot)
+            let row = view.row(24).assumingMemoryBound(to: UInt8.self)
+            for (index, colour) in TestJPEG.stripes.enumerated() {
+                let expected = TestJPEG.limitedYCbCr(colour)
+                let pair = row + (16 * index + 8) / 2 * 4
+                #expect(abs(Double(pair[0]) - expected.y) <= 4 && abs(Double(pair[1]) - expected.cb) <= 4,
+                        "stripe \(index): Y \(pair[0]) Cb \(pair[1])")
+            }
+            checked += 1
+        }
+        #expect(taken == 5 && checked == 5)
+        #expect(camera.statistics.badFrames == 0)
     }
 
     @Test(.enabled(if: VideoNodes.depthNode != nil, Comment(rawValue: VideoNodes.noDepth)))
