@@ -277,56 +277,67 @@ public final class MatteEngine {
     // MARK: stage 5
 
     /// Moves the previous alpha toward this frame's mask by (100 - temporalPercent) % where the
-    /// depth reading is steady (within 20 mm + 3 %), and takes the new mask outright where it
-    /// changed: a static edge stops flickering, a moving arm is not dragged behind.
+    /// scene is steady, and takes the new mask outright where it moved. Steady: the pixel's depth
+    /// barely changed, or it changed alone (a flying pixel, a dropout: at most 2 of its 3x3
+    /// neighbourhood); a moving edge changes a band at least a pixel wide, 3 of 9, and is followed
+    /// at once, never dragged behind. Only pixels whose mask differs from the current alpha are
+    /// visited, a small fraction.
     @inline(never)
     private func smoothTemporally(depth: UnsafePointer<UInt16>, stride: Int, unit: Float) {
         let width = workSize.width
+        let height = workSize.height
         let weight = min(95, max(0, parameters.temporalPercent))
         let blend = hasPrevious && weight > 0 && previousUnit == unit
-        let keep = 256 - weight * 256 / 100
-        let base = max(1, min(1000, Int(20 / unit)))
-        for y in 0..<workSize.height {
-            let current = depth + y * stride
-            let previous = previousDepth + y * width
-            let fresh = mask + y * width
-            let soft = softAlpha + y * width
-            if !blend {
-                soft.update(from: fresh, count: width)
-                previous.update(from: current, count: width)
-                continue
+        if !blend {
+            softAlpha.update(from: mask, count: workSize.pixelCount)
+        } else {
+            let keep = 256 - weight * 256 / 100
+            let base = max(1, min(1000, Int(20 / unit)))
+            @inline(__always) func changed(_ x: Int, _ y: Int) -> Bool {
+                let d = Int(depth[y * stride + x])
+                let p = Int(previousDepth[y * width + x])
+                return abs(d - p) > base + (max(d, p) >> 5)
             }
-            // Where the soft alpha already equals the mask (almost everywhere) there is nothing
-            // to blend: compare eight pixels at a time and only work on the rest.
-            let keepScalar = Int(keep)
-            let baseScalar = Int(base)
-            var x = 0
-            while x < width {
-                if x + 8 <= width {
-                    let m8 = UnsafeRawPointer(fresh + x).loadUnaligned(as: UInt64.self)
-                    let a8 = UnsafeRawPointer(soft + x).loadUnaligned(as: UInt64.self)
-                    if m8 == a8 {
+            for y in 0..<height {
+                let fresh = mask + y * width
+                let soft = softAlpha + y * width
+                var x = 0
+                while x < width {
+                    // Eight pixels at a time where alpha already equals the mask (almost everywhere).
+                    if x + 8 <= width && UnsafeRawPointer(fresh + x).loadUnaligned(as: UInt64.self)
+                        == UnsafeRawPointer(soft + x).loadUnaligned(as: UInt64.self) {
                         x += 8
                         continue
                     }
-                }
-                let end = min(width, x + 8)
-                while x < end {
-                    let d = Int(current[x])
-                    let p = Int(previous[x])
-                    let m = Int(fresh[x])
-                    let a = Int(soft[x])
-                    if m != a && abs(d - p) <= baseScalar + (max(d, p) >> 5) {
-                        // Rounded up so the blend always reaches the mask instead of stalling.
-                        let step = ((m > a ? m - a : a - m) * keepScalar + 255) >> 8
-                        soft[x] = UInt8(m > a ? a + step : a - step)
-                    } else {
-                        soft[x] = UInt8(m)
+                    let end = min(width, x + 8)
+                    while x < end {
+                        let m = Int(fresh[x])
+                        let a = Int(soft[x])
+                        if m != a {
+                            // The pixel itself, then its 3x3 neighbourhood.
+                            var moved = 0
+                            if changed(x, y) {
+                                for yy in max(0, y - 1)...min(height - 1, y + 1) {
+                                    for xx in max(0, x - 1)...min(width - 1, x + 1) where changed(xx, yy) {
+                                        moved += 1
+                                    }
+                                }
+                            }
+                            if moved <= 2 {
+                                // Rounded up so the blend always reaches the mask, never stalls.
+                                let step = ((m > a ? m - a : a - m) * keep + 255) >> 8
+                                soft[x] = UInt8(m > a ? a + step : a - step)
+                            } else {
+                                soft[x] = UInt8(m)
+                            }
+                        }
+                        x += 1
                     }
-                    x += 1
                 }
             }
-            previous.update(from: current, count: width)
+        }
+        for y in 0..<height {
+            (previousDepth + y * width).update(from: depth + y * stride, count: width)
         }
         hasPrevious = true
         previousUnit = unit
