@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "ImageCodec", dependencies: ["Frames", "CSpng", "CTurboJPEG", "KernelIO"]),
         .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),
         .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "Compose", "KernelIO"]),
-        .target(name: "Scenes", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
+        .target(name: "Scenes", dependencies: ["Frames", "ImageCodec", "KernelIO", "CInih"]),
         .target(name: "Capture", dependencies: ["Frames", "KernelIO", "CKernel", "CTurboJPEG"]),
         .target(name: "Scanout", dependencies: ["Frames", "KernelIO", "CKernel", "CDRM", "CGBM"]),
         .target(name: "Controls", dependencies: ["KernelIO"]),
