@@ -142,6 +142,9 @@ public final class Compositor {
     @inline(__always)
     private func blendRow(camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer, background: UnsafeRawPointer,
                           output: UnsafeMutableRawPointer, premultiplied: Bool) {
+        // Locals, so the loops do not reload the class's fields after every store.
+        let activeStart = self.activeStart, activeEnd = self.activeEnd
+        let identityColumns = self.identityColumns, columns = self.columns
         switch cameraFormat {
         case .yuyv:
             let source = UnsafeRawPointer(camera.row(sourceY))
