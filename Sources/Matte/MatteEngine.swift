@@ -253,7 +253,7 @@ public final class MatteEngine {
         // One unsigned compare decides the band (values below `near`, 0 included, wrap above
         // the span); written branch-free so the compiler vectorises it.
         let span = far >= near ? far &- near : 0
-        let empty: UInt8 = far >= near ? 1 : 0
+        let bandOpen: UInt8 = far >= near ? 1 : 0
         for y in 0..<workSize.height {
             let from = depth + y * stride
             let to = classes + y * width
@@ -261,7 +261,7 @@ public final class MatteEngine {
                 let d = from[x]
                 let inBand: UInt8 = (d &- near) <= span ? 2 : 0
                 let hole: UInt8 = d == 0 ? 1 : 0
-                to[x] = (inBand & (empty &* 2)) | hole
+                to[x] = (inBand & (bandOpen &* 2)) | hole
             }
         }
     }
@@ -317,9 +317,12 @@ public final class MatteEngine {
                             // The pixel itself, then its 3x3 neighbourhood.
                             var moved = 0
                             if changed(x, y) {
-                                for yy in max(0, y - 1)...min(height - 1, y + 1) {
-                                    for xx in max(0, x - 1)...min(width - 1, x + 1) where changed(xx, yy) {
+                                moved = 1
+                                neighbourhood: for yy in max(0, y - 1)...min(height - 1, y + 1) {
+                                    for xx in max(0, x - 1)...min(width - 1, x + 1)
+                                    where (xx != x || yy != y) && changed(xx, yy) {
                                         moved += 1
+                                        if moved > 2 { break neighbourhood }
                                     }
                                 }
                             }

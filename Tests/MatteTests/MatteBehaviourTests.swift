@@ -86,13 +86,37 @@ import Testing
         #expect(ramp.first == 0 && ramp.last == 255 && ramp.contains { $0 > 20 && $0 < 235 })
     }
 
-    @Test func readsAnyDepthUnit() {
+    @Test(arguments: [MatteParameters.Mode.fixed, .auto])
+    func readsAnyDepthUnit(mode: MatteParameters.Mode) {
         // TUM-style depth: 5000 units per metre.
         let canvas = DepthCanvas(depthSize: Self.size)
         canvas.fill(15000)
         canvas.fill(x: 50..<110, y: 30..<90, 5000)
-        let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
+        var parameters = Self.fixed()
+        parameters.mode = mode
+        let engine = MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine, unitMM: 0.2)
+        #expect(canvas.covered() == 60 * 60)
+        if mode == .auto {
+            #expect(engine.subjectDistanceMM.map { abs($0 - 1000) <= 32 } == true)
+        }
+    }
+
+    @Test func survivesFramesTooNoisyToLabel() {
+        // A checkerboard of subject and holes: a run per pixel, more than the labeller holds.
+        // The frame is then matted per pixel (band only) instead of failing or allocating.
+        let canvas = DepthCanvas(depthSize: Self.size)
+        for y in 0..<Self.size.height {
+            for x in 0..<Self.size.width { canvas.set(x, y, (x + y) % 2 == 0 ? 1000 : 0) }
+        }
+        let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
+        canvas.process(engine)
+        #expect(engine.lastRunCount < Self.size.pixelCount)
+        #expect(canvas.covered() == Self.size.pixelCount / 2)
+        #expect(canvas.alphaAt(0, 0) == 255 && canvas.alphaAt(1, 0) == 0)
+        // And the next ordinary frame is labelled again.
+        Self.board(canvas)
+        canvas.process(engine)
         #expect(canvas.covered() == 60 * 60)
     }
 
