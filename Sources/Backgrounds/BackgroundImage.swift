@@ -18,7 +18,7 @@ public final class BackgroundImage {
     /// Decodes `path` and scales it to `outputSize` with `fit`.
     public static func load(path: String, name: String, outputSize: FrameSize, fit: FitMode,
                             decoder: ImageDecoder) throws(ImageError) -> BackgroundImage {
-        let decoded = try decoder.decode(path: path)
+        let decoded = try decoder.decode(path: path, covering: outputSize)
         guard decoded.format == .rgb24 else {
             throw .mismatch(path: path, detail: "a 16-bit greyscale image (depth map?) is not a backdrop")
         }

@@ -114,6 +114,20 @@ import Testing
         }
     }
 
+    @Test func largeJPEGDecodesReducedButStillCoveringTheTarget() throws {
+        let directory = TemporaryDirectory("codec")
+        let image = Self.pattern(.rgb24, FrameSize(width: 64, height: 48))
+        let path = directory.write("big.jpg", try JPEGEncoder.encode(image.view))
+        let decoder = ImageDecoder()
+        #expect(try decoder.decode(path: path, covering: FrameSize(width: 16, height: 12)).size == FrameSize(width: 16, height: 12))
+        let reduced = try decoder.decode(path: path, covering: FrameSize(width: 20, height: 12))
+        #expect(reduced.size.width >= 20 && reduced.size.height >= 12 && reduced.size.width < 64)
+        #expect(try decoder.decode(path: path, covering: FrameSize(width: 100, height: 100)).size == FrameSize(width: 64, height: 48))
+        // PNGs are not reduced.
+        try PNGEncoder.write(image.view, to: directory.file("big.png"))
+        #expect(try decoder.decode(path: directory.file("big.png"), covering: FrameSize(width: 16, height: 12)).size.width == 64)
+    }
+
     @Test func formatIsDecidedBySignatureNotName() throws {
         let directory = TemporaryDirectory("codec")
         let size = FrameSize(width: 8, height: 8)
