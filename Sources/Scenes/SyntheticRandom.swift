@@ -25,10 +25,13 @@ struct SyntheticRandom {
         Float(next() &>> 40) * (1.0 / 16_777_216.0)
     }
 
-    /// Roughly standard normal: the sum of four uniforms (Irwin-Hall), centred and scaled to unit
-    /// variance. Bounded at about ±3.5, which is what a sensor's noise looks like anyway.
-    mutating func gaussian() -> Float {
-        let sum = unit() + unit() + unit() + unit()
-        return (sum - 2) * 1.7320508
+    /// Roughly standard normal: the sum of four 12-bit uniforms (Irwin-Hall), centred and scaled
+    /// to unit variance, bounded at about ±3.5 as a sensor's noise is anyway; plus a 16-bit
+    /// uniform from the same draw, so one call serves a pixel's noise and its dropout roll.
+    mutating func gaussianAndUniform() -> (Float, Float) {
+        let bits = next()
+        let sum = (bits & 0xFFF) + ((bits &>> 12) & 0xFFF) + ((bits &>> 24) & 0xFFF) + ((bits &>> 36) & 0xFFF)
+        let gaussian = (Float(sum) * (1.0 / 4096.0) - 2) * 1.7320508
+        return (gaussian, Float(bits &>> 48) * (1.0 / 65536.0))
     }
 }

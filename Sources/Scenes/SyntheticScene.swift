@@ -28,7 +28,8 @@ public final class SyntheticScene {
     public var moving = true
     /// false: depth is exact (for geometric tests).
     public var noisy = true
-    public var wallMM: Float = 3000
+    /// Fixed: the wall's colour image is rendered once, in init.
+    public let wallMM: Float = 3000
     public var subjectMM: Float = 1200
 
     static let shapeCapacity = 8
@@ -46,6 +47,8 @@ public final class SyntheticScene {
     private let cleanRow: UnsafeMutablePointer<Float>
     private let rgbRow: UnsafeMutablePointer<UInt8>
     private let blobs: UnsafeMutablePointer<SIMD3<Float>>
+    /// The wall as the colour camera sees it, RGB, rendered once.
+    private let wallImage: UnsafeMutablePointer<UInt8>
 
     /// Depth registered to colour: the depth camera is the colour camera at depth resolution.
     public convenience init(seed: UInt64 = 1, colourSize: FrameSize, depthSize: FrameSize? = nil) {
@@ -81,6 +84,18 @@ public final class SyntheticScene {
         rgbRow.initialize(repeating: 0, count: colourSize.width * 3 + 6)
         blobs = .allocate(capacity: Self.blobCount)
         blobs.initialize(repeating: SIMD3<Float>(0, 0, 0), count: Self.blobCount)
+        wallImage = .allocate(capacity: colourSize.pixelCount * 3)
+        for y in 0..<colourSize.height {
+            let ry = (Float(y) - colourCamera.cy) / colourCamera.fy
+            for x in 0..<colourSize.width {
+                let rx = (Float(x) - colourCamera.cx) / colourCamera.fx
+                let rgb = Self.wall(x: rx * wallMM, y: ry * wallMM)
+                let pixel = wallImage + 3 * (y * colourSize.width + x)
+                pixel[0] = UInt8(max(0, min(255, rgb.x)))
+                pixel[1] = UInt8(max(0, min(255, rgb.y)))
+                pixel[2] = UInt8(max(0, min(255, rgb.z)))
+            }
+        }
     }
 
     deinit {
@@ -90,6 +105,7 @@ public final class SyntheticScene {
         cleanRow.deallocate()
         rgbRow.deallocate()
         blobs.deallocate()
+        wallImage.deallocate()
     }
 
     /// Renders frame `frame` (time frame / frameRate). `color` is .yuyv, .nv12 or .rgb24 of
@@ -165,6 +181,7 @@ public final class SyntheticScene {
 
     // MARK: depth
 
+    @inline(never)
     private func renderDepth(frame: Int, into depth: ImageView) {
         let width = depthSize.width
         let camera = depthCamera
@@ -177,6 +194,7 @@ public final class SyntheticScene {
         }
         let shadowFocal = camera.fx * Self.shadowBaselineMM
         let quantiserFocal = camera.fx * Self.quantiserBaselineMM
+        let inverseFx = 1 / camera.fx
         for v in 0..<depthSize.height {
             let ry = (Float(v) - camera.cy) / camera.fy
             let row = depth.row(v).assumingMemoryBound(to: UInt16.self)
@@ -193,7 +211,7 @@ public final class SyntheticScene {
                 let last = min(width - 1, Int(box.y))
                 if first > last { continue }
                 for u in first...last {
-                    let x = (Float(u) - camera.cx) / camera.fx * zd - offset.x
+                    let x = (Float(u) - camera.cx) * inverseFx * zd - offset.x
                     let r2 = shape.radiusSquared(x: x, y: y)
                     if r2 < 1 {
                         let z = zd + shape.bulge * r2
@@ -206,6 +224,9 @@ public final class SyntheticScene {
                 continue
             }
             var random = SyntheticRandom(seed: seed, frame: frame, stream: v)
+            let fv = Float(v)
+            var blobRows = false
+            for b in 0..<Self.blobCount where abs(blobs[b].y - fv) <= blobs[b].z { blobRows = true }
             var shadowReach: Float = -1_000_000
             for u in 0..<width {
                 let clean = cleanRow[u]
@@ -222,17 +243,19 @@ public final class SyntheticScene {
                 if clean - nearer > 150 && random.unit() < 0.35 {
                     z = nearer + (clean - nearer) * random.unit()
                 }
-                z += random.gaussian() * (1.5 + z * z * 1.2e-6)
+                let (gaussian, roll) = random.gaussianAndUniform()
+                z += gaussian * (1.5 + z * z * 1.2e-6)
                 let disparity = Float(Int(quantiserFocal / max(z, 1) * 8 + 0.5)) / 8
                 z = quantiserFocal / max(disparity, 0.125)
-                var dropped = shadowed || random.unit() < 0.002
-                let fu = Float(u)
-                let fv = Float(v)
-                for b in 0..<Self.blobCount {
-                    let blob = blobs[b]
-                    let dx = fu - blob.x
-                    let dy = fv - blob.y
-                    if dx * dx + dy * dy <= blob.z * blob.z { dropped = true }
+                var dropped = shadowed || roll < 0.002
+                if blobRows {
+                    let fu = Float(u)
+                    for b in 0..<Self.blobCount {
+                        let blob = blobs[b]
+                        let dx = fu - blob.x
+                        let dy = fv - blob.y
+                        if dx * dx + dy * dy <= blob.z * blob.z { dropped = true }
+                    }
                 }
                 row[u] = dropped ? 0 : UInt16(max(1, min(65535, z + 0.5)))
             }
@@ -241,39 +264,51 @@ public final class SyntheticScene {
 
     // MARK: colour and truth
 
+    @inline(never)
     private func renderColour(into color: ImageView, truth: ImageView?) {
         let width = colourSize.width
         let camera = colourCamera
+        let inverseFx = 1 / camera.fx
         for y in 0..<colourSize.height {
             let ry = (Float(y) - camera.cy) / camera.fy
+            // The wall never moves: start from its pre-rendered row, then paint only the columns
+            // the person's shapes can reach on this row.
+            rgbRow.update(from: wallImage + y * width * 3, count: width * 3)
             let truthRow = truth.map { $0.row(y).assumingMemoryBound(to: UInt8.self) }
-            for x in 0..<width {
-                let rx = (Float(x) - camera.cx) / camera.fx
-                var nearest: Float = .infinity
-                var hit = -1
-                var hitRadius: Float = 0
-                for k in 0..<shapeCount {
-                    let box = colourBoxes[k]
-                    if Int(box.z) > y || Int(box.w) < y || Int(box.x) > x || Int(box.y) < x { continue }
-                    let shape = shapes[k]
-                    let r2 = shape.radiusSquared(x: rx * shape.z, y: ry * shape.z)
-                    if r2 < 1 && shape.z + shape.bulge * r2 < nearest {
-                        nearest = shape.z + shape.bulge * r2
-                        hit = k
-                        hitRadius = r2
+            truthRow?.update(repeating: 0, count: width)
+            var first = width
+            var last = -1
+            for k in 0..<shapeCount {
+                let box = colourBoxes[k]
+                if Int(box.z) > y || Int(box.w) < y { continue }
+                first = min(first, max(0, Int(box.x)))
+                last = max(last, min(width - 1, Int(box.y)))
+            }
+            if first <= last {
+                for x in first...last {
+                    let rx = (Float(x) - camera.cx) * inverseFx
+                    var nearest: Float = .infinity
+                    var hit = -1
+                    var hitRadius: Float = 0
+                    for k in 0..<shapeCount {
+                        let box = colourBoxes[k]
+                        if Int(box.z) > y || Int(box.w) < y || Int(box.x) > x || Int(box.y) < x { continue }
+                        let shape = shapes[k]
+                        let r2 = shape.radiusSquared(x: rx * shape.z, y: ry * shape.z)
+                        if r2 < 1 && shape.z + shape.bulge * r2 < nearest {
+                            nearest = shape.z + shape.bulge * r2
+                            hit = k
+                            hitRadius = r2
+                        }
                     }
-                }
-                let rgb: SIMD3<Float>
-                if hit >= 0 {
+                    if hit < 0 { continue }
                     let shape = shapes[hit]
-                    rgb = Self.paint(shape, x: rx * shape.z, y: ry * shape.z) * (1 - 0.3 * hitRadius)
-                } else {
-                    rgb = Self.wall(x: rx * wallMM, y: ry * wallMM)
+                    let rgb = Self.paint(shape, x: rx * shape.z, y: ry * shape.z) * (1 - 0.3 * hitRadius)
+                    rgbRow[3 * x] = UInt8(max(0, min(255, rgb.x)))
+                    rgbRow[3 * x + 1] = UInt8(max(0, min(255, rgb.y)))
+                    rgbRow[3 * x + 2] = UInt8(max(0, min(255, rgb.z)))
+                    truthRow?[x] = 255
                 }
-                rgbRow[3 * x] = UInt8(max(0, min(255, rgb.x)))
-                rgbRow[3 * x + 1] = UInt8(max(0, min(255, rgb.y)))
-                rgbRow[3 * x + 2] = UInt8(max(0, min(255, rgb.z)))
-                truthRow?[x] = hit >= 0 ? 255 : 0
             }
             pack(row: y, into: color)
         }
@@ -334,6 +369,7 @@ public final class SyntheticScene {
         return x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42)))
     }
 
+    @inline(never)
     private func pack(row y: Int, into color: ImageView) {
         let width = colourSize.width
         let out = color.row(y).assumingMemoryBound(to: UInt8.self)
