@@ -195,7 +195,7 @@ public final class Compositor {
             var x = activeStart
             if identityColumns {
                 while x + 16 <= activeEnd {
-                    let luma = SIMD16<Int16>(truncatingIfNeeded: lumaRow.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
+                    let luma = GatheredPixels.widen(lumaRow.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
                     let pairs = SIMD8<UInt32>(truncatingIfNeeded: chromaRow.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt16>.self))
                     let cb = pairs & 0xFF
                     let cr = pairs &>> 8

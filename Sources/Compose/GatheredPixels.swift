@@ -27,7 +27,15 @@ struct GatheredPixels {
         }
     }
 
-    var first: SIMD16<Int16> { SIMD16<Int16>(truncatingIfNeeded: firstBytes) }
-    var second: SIMD16<Int16> { SIMD16<Int16>(truncatingIfNeeded: secondBytes) }
-    var third: SIMD16<Int16> { SIMD16<Int16>(truncatingIfNeeded: thirdBytes) }
+    @inline(__always) var first: SIMD16<Int16> { Self.widen(firstBytes) }
+    @inline(__always) var second: SIMD16<Int16> { Self.widen(secondBytes) }
+    @inline(__always) var third: SIMD16<Int16> { Self.widen(thirdBytes) }
+
+    /// Zero-extends bytes to 16-bit lanes in two halves: the 16-lane conversion stays an
+    /// out-of-line call on arm64, the 8-lane one becomes a single ushll.
+    @inline(__always)
+    static func widen(_ bytes: SIMD16<UInt8>) -> SIMD16<Int16> {
+        SIMD16(lowHalf: SIMD8<Int16>(truncatingIfNeeded: bytes.lowHalf),
+               highHalf: SIMD8<Int16>(truncatingIfNeeded: bytes.highHalf))
+    }
 }
