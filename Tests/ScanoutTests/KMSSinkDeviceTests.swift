@@ -87,10 +87,11 @@ struct KMSSinkDeviceTests {
         #expect(layer.format == .argb8888)
         // Columns in four bands: transparent, opaque, half and quarter alpha, colour varying by row.
         let size = sink.outputSize
+        let alphas: [UInt32] = [0, 255, 128, 64]
         for y in 0..<size.height {
             let row = layer.row(y).assumingMemoryBound(to: UInt32.self)
             for x in 0..<size.width {
-                let alpha: UInt32 = [0, 255, 128, 64][min(x * 4 / size.width, 3)]
+                let alpha = alphas[min(x * 4 / size.width, 3)]
                 let colour = (UInt32(y & 0xff), UInt32(255 - (y & 0xff)), UInt32((x * 7) & 0xff))
                 let scale: (UInt32) -> UInt32 = { premultiplied ? ($0 * alpha + 127) / 255 : $0 }
                 row[x] = alpha << 24 | scale(colour.0) << 16 | scale(colour.1) << 8 | scale(colour.2)
