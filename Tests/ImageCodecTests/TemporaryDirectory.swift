@@ -24,6 +24,14 @@ final class TemporaryDirectory {
         return target
     }
 
+    /// Writes bytes produced by a C API (not held in an array).
+    func write(_ name: String, raw bytes: UnsafeRawBufferPointer) {
+        let fd = bk_open_write_truncate(file(name))
+        precondition(fd >= 0)
+        _ = bk_write(fd, bytes.baseAddress, bytes.count)
+        _ = bk_close(fd)
+    }
+
     deinit { remove(path) }
 
     private func remove(_ directory: String) {
