@@ -23,7 +23,7 @@ public final class ImageFileBuffer {
             throw .unreadable(path: path, reason: "file of \(size) bytes is larger than any supported image")
         }
         let wanted = Int(size)
-        try reserve(wanted)
+        try reserve(wanted, for: path)
         let file: FileDescriptor
         do {
             file = try FileDescriptor.openForReading(path)
@@ -44,14 +44,14 @@ public final class ImageFileBuffer {
         return UnsafeRawBufferPointer(start: storage!, count: filled)
     }
 
-    private func reserve(_ bytes: Int) throws(ImageError) {
+    private func reserve(_ bytes: Int, for path: String) throws(ImageError) {
         if bytes <= capacity, storage != nil { return }
         if let storage { bk_free(storage) }
         let rounded = max(4096, (bytes + 4095) / 4096 * 4096)
         guard let memory = bk_aligned_alloc(64, rounded) else {
             storage = nil
             capacity = 0
-            throw .unreadable(path: "", reason: "out of memory for \(bytes) bytes")
+            throw .unreadable(path: path, reason: "out of memory for \(bytes) bytes")
         }
         storage = memory
         capacity = rounded
