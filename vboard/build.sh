@@ -33,7 +33,7 @@ gcc_id=$("${CROSS_COMPILE}gcc" --version | head -1)
 src_key=$( { pkgver linux-source-6.1; cat "$here"/patches/*.patch; } | sha256sum | cut -c1-16)
 kernel_key=$( {
   echo "$src_key"; echo "$gcc_id"; pkgver v4l2loopback-dkms; cat "$here"/patches/v4l2loopback/*.patch
-  cat "$here/kernel-common.config" "$board/kernel.config" "$board/board.conf"
+  cat "$here/kernel-common.config" "$board/kernel.config"; grep -E '^(KARCH|CROSS_COMPILE|KIMAGE)=' "$board/board.conf"
   sed -n '/^# --- kernel ---/,/^# --- end kernel ---/p' "$self"
 } | sha256sum | cut -c1-16)
 # The initramfs (and guest tools) also depend on busybox, the guest init and the guest tool list.
