@@ -2,12 +2,12 @@ import Frames
 
 /// Brings the work-resolution alpha up to colour resolution (nearest neighbour) and softens its
 /// edges with a separable box of the feather radius. A box on a hard edge keeps the 50 % line
-/// where the edge was, so feathering never grows or shrinks the subject. Sums run in 16-bit
-/// lanes, normalised by a multiply-high, so the loops stay wide on SSE2 and NEON alike.
+/// where the edge was, so feathering never grows or shrinks the subject. Most of a matte is flat
+/// (all subject or all backdrop), and a box of a flat stretch is the stretch itself: both passes
+/// copy, and sum only near changes of value, so the cost follows the length of the edges.
 final class AlphaFeather {
     static let maximumRadius = 64
     static let lanes = 16
-    typealias Lanes16 = SIMD16<UInt16>
 
     let workSize: FrameSize
     let alphaSize: FrameSize
@@ -18,6 +18,10 @@ final class AlphaFeather {
     private let horizontal: UnsafeMutablePointer<UInt8>
     private let paddedRow: UnsafeMutablePointer<UInt8>
     private let columnSums: UnsafeMutablePointer<UInt16>
+    /// Vertical pass: per row pair in the window (a ring of 2r+1), the count then the indices
+    /// of the 8-column chunks where the two rows differ.
+    private let pairChunks: UnsafeMutablePointer<Int32>
+    private let touched: UnsafeMutablePointer<UInt16>
     private let paddedCapacity: Int
     private let sumCapacity: Int
 
@@ -35,12 +39,17 @@ final class AlphaFeather {
         identityColumns = workSize.width == alphaSize.width
         horizontal = .allocate(capacity: workSize.height * alphaSize.width + Self.lanes)
         horizontal.initialize(repeating: 0, count: workSize.height * alphaSize.width + Self.lanes)
-        paddedCapacity = alphaSize.width + 2 * Self.maximumRadius + 2 * Self.lanes
+        paddedCapacity = alphaSize.width + Self.lanes
         paddedRow = .allocate(capacity: paddedCapacity)
         paddedRow.initialize(repeating: 0, count: paddedCapacity)
         sumCapacity = alphaSize.width + Self.lanes
         columnSums = .allocate(capacity: sumCapacity)  // per 8-column chunk in the vertical pass
         columnSums.initialize(repeating: 0, count: sumCapacity)
+        let chunks = (alphaSize.width + 7) / 8
+        pairChunks = .allocate(capacity: (2 * Self.maximumRadius + 1) * (chunks + 1))
+        pairChunks.initialize(repeating: 0, count: (2 * Self.maximumRadius + 1) * (chunks + 1))
+        touched = .allocate(capacity: chunks)
+        touched.initialize(repeating: 0, count: chunks)
     }
 
     deinit {
@@ -49,6 +58,8 @@ final class AlphaFeather {
         horizontal.deallocate()
         paddedRow.deallocate()
         columnSums.deallocate()
+        pairChunks.deallocate()
+        touched.deallocate()
     }
 
     /// `source` is packed work-size alpha; `alpha` an .alpha8 view of alphaSize.
@@ -79,20 +90,21 @@ final class AlphaFeather {
 
     /// The box of a constant stretch is the constant, so the row is copied and only the
     /// outputs within `radius` of a change of value are summed (a running sum over each stretch).
+    /// Reads past either end repeat the edge pixel: a subject cut by the frame edge stays solid.
     @inline(never)
     private func blurRow(_ source: UnsafePointer<UInt8>, radius: Int, reciprocal: UInt16,
                          into output: UnsafeMutablePointer<UInt8>) {
         let width = alphaSize.width
-        let body = paddedRow + radius
+        let body: UnsafePointer<UInt8>
         if identityColumns {
-            body.update(from: source, count: width)
+            body = source
         } else {
-            for x in 0..<width { body[x] = source[Int(columnMap[x])] }
+            for x in 0..<width { paddedRow[x] = source[Int(columnMap[x])] }
+            body = UnsafePointer(paddedRow)
         }
-        // Edge replication: a subject cut by the frame edge stays solid up to the edge.
-        paddedRow.update(repeating: body[0], count: radius)
-        (body + width).update(repeating: body[width - 1], count: radius + Self.lanes)
         output.update(from: body, count: width)
+        let lastColumn = width - 1
+        @inline(__always) func at(_ k: Int) -> Int { Int(body[min(lastColumn, max(0, k))]) }
         let scale = Int(reciprocal)
         var sum = 0
         var sumAt = -2
@@ -101,15 +113,15 @@ final class AlphaFeather {
             // Next change of value: body[change - 1] != body[change].
             let change = RunLabeller.runEnd(row: body, from: x, width: width, value: body[x])
             if change >= width { break }
-            let first = max(sumAt + 1, change - radius)
-            let last = min(width - 1, change + radius - 1)
+            let first = max(0, sumAt + 1, change - radius)
+            let last = min(lastColumn, change + radius - 1)
             if first <= last {
                 for q in first...last {
                     if sumAt == q - 1 {
-                        sum += Int(body[q + radius]) - Int(body[q - radius - 1])
+                        sum += at(q + radius) - at(q - radius - 1)
                     } else {
                         sum = 0
-                        for k in (q - radius)...(q + radius) { sum += Int(body[k]) }
+                        for k in (q - radius)...(q + radius) { sum += at(k) }
                     }
                     sumAt = q
                     output[q] = UInt8(truncatingIfNeeded: (sum * scale) >> 16)
@@ -120,86 +132,116 @@ final class AlphaFeather {
     }
 
     /// Vertical box by 8-column chunks: a chunk whose rows in the window are all the same keeps
-    /// its value; only chunks with a change inside the window are summed. Which chunks have one
-    /// is kept as a count of differing neighbouring row pairs, updated as the window slides.
+    /// its value; only chunks with a change inside the window are summed. Per chunk, a count of
+    /// differing neighbouring row pairs in the window says which; each pair's differing chunks
+    /// are listed once when it enters the window and taken back from the list when it leaves.
     @inline(never)
     private func verticalPass(radius: Int, reciprocal: UInt16, into alpha: ImageView) {
         let width = alphaSize.width
         let lastRow = alphaSize.height - 1
         let chunks = (width + 7) / 8
         let scale = Int(reciprocal)
+        let ringRows = 2 * radius + 1
         @inline(__always) func source(_ y: Int) -> UnsafeMutablePointer<UInt8> {
             horizontal + Int(rowMap[min(lastRow, max(0, y))]) * width
         }
-        @inline(__always) func count(pair q: Int, _ delta: UInt16) {
+        /// Lists the chunks where pair (q, q+1) differs into ring slot `slot` and counts them in.
+        @inline(__always) func enter(pair q: Int) {
+            let slot = ((q % ringRows) + ringRows) % ringRows
+            let list = pairChunks + slot * (chunks + 1)
+            var n = 0
             let a = UnsafeRawPointer(source(q))
             let b = UnsafeRawPointer(source(q + 1))
-            if a == b { return }
-            for c in 0..<chunks {
-                if a.loadUnaligned(fromByteOffset: 8 * c, as: UInt64.self)
+            if a != b {
+                for c in 0..<(width / 8) where a.loadUnaligned(fromByteOffset: 8 * c, as: UInt64.self)
                     != b.loadUnaligned(fromByteOffset: 8 * c, as: UInt64.self) {
-                    columnSums[c] &+= delta
+                    list[1 + n] = Int32(c)
+                    n += 1
+                }
+                if width % 8 != 0 {
+                    let c = chunks - 1
+                    for x in (8 * c)..<width where a.load(fromByteOffset: x, as: UInt8.self) != b.load(fromByteOffset: x, as: UInt8.self) {
+                        list[1 + n] = Int32(c)
+                        n += 1
+                        break
+                    }
                 }
             }
+            list[0] = Int32(n)
+            for i in 0..<n { columnSums[Int(list[1 + i])] &+= 1 }
+        }
+        @inline(__always) func leave(pair q: Int) {
+            let slot = ((q % ringRows) + ringRows) % ringRows
+            let list = pairChunks + slot * (chunks + 1)
+            for i in 0..<Int(list[0]) { columnSums[Int(list[1 + i])] &-= 1 }
         }
         columnSums.update(repeating: 0, count: chunks)
-        for q in -radius..<radius { count(pair: q, 1) }
+        // Window of output row y: rows y-r...y+r, i.e. pairs y-r ..< y+r.
+        for q in -radius..<radius { enter(pair: q) }
         for y in 0...lastRow {
             let out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
-            let centre = source(y)
-            var c = 0
-            while c < chunks {
-                let x0 = 8 * c
-                let x1 = min(width, x0 + 8)
-                if columnSums[c] == 0 {
-                    if x1 - x0 == 8 {
-                        UnsafeMutableRawPointer(out + x0).storeBytes(
-                            of: UnsafeRawPointer(centre + x0).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    } else {
-                        for x in x0..<x1 { out[x] = centre[x] }
-                    }
-                } else if x1 - x0 == 8 {
-                    // Eight column sums in two words of four 16-bit lanes (even and odd bytes);
-                    // a lane holds at most 255 * 129, so nothing carries between lanes.
-                    let spread: UInt64 = 0x00FF_00FF_00FF_00FF
-                    var even: UInt64 = 0
-                    var odd: UInt64 = 0
-                    for k in -radius...radius {
-                        let word = UnsafeRawPointer(source(y + k) + x0).loadUnaligned(as: UInt64.self)
-                        even &+= word & spread
-                        odd &+= (word &>> 8) & spread
-                    }
-                    var packed: UInt64 = 0
-                    for lane in 0..<4 {
-                        let shift = UInt64(16 * lane)
-                        let e = (Int((even &>> shift) & 0xFFFF) * scale) >> 16
-                        let o = (Int((odd &>> shift) & 0xFFFF) * scale) >> 16
-                        packed |= UInt64(e) << (shift) | UInt64(o) << (shift + 8)
-                    }
-                    UnsafeMutableRawPointer(out + x0).storeBytes(of: packed, as: UInt64.self)
-                } else {
-                    for x in x0..<x1 {
-                        var sum = 0
-                        for k in -radius...radius { sum += Int(source(y + k)[x]) }
-                        out[x] = UInt8(truncatingIfNeeded: (sum * scale) >> 16)
+            out.update(from: source(y), count: width)
+            // Only the chunks some pair in the window lists can differ from the centre row.
+            for q in (y - radius)..<(y + radius) {
+                let slot = ((q % ringRows) + ringRows) % ringRows
+                let list = pairChunks + slot * (chunks + 1)
+                for i in 0..<Int(list[0]) {
+                    let c = Int(list[1 + i])
+                    if columnSums[c] == 0 { continue }
+                    blurChunk(c, row: y, radius: radius, scale: scale, into: out)
+                    // Done for this row: a zero count stops the other pairs listing it again.
+                    touched[c] = columnSums[c]
+                    columnSums[c] = 0
+                }
+            }
+            for q in (y - radius)..<(y + radius) {
+                let slot = ((q % ringRows) + ringRows) % ringRows
+                let list = pairChunks + slot * (chunks + 1)
+                for i in 0..<Int(list[0]) {
+                    let c = Int(list[1 + i])
+                    if touched[c] != 0 {
+                        columnSums[c] = touched[c]
+                        touched[c] = 0
                     }
                 }
-                c += 1
             }
-            count(pair: y - radius, UInt16(0) &- 1)
-            count(pair: y + radius, 1)
+            leave(pair: y - radius)
+            enter(pair: y + radius)
         }
     }
 
     @inline(__always)
-    private static func storeNormalised(_ sum: Lanes16, _ scale: Lanes16, to out: UnsafeMutablePointer<UInt8>,
-                                        limit: Int) {
-        let wide = SIMD16<UInt32>(truncatingIfNeeded: sum) &* SIMD16<UInt32>(truncatingIfNeeded: scale)
-        let value = SIMD16<UInt8>(truncatingIfNeeded: wide &>> 16)
-        if limit >= Self.lanes {
-            UnsafeMutableRawPointer(out).storeBytes(of: value, as: SIMD16<UInt8>.self)
+    private func blurChunk(_ c: Int, row y: Int, radius: Int, scale: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let width = alphaSize.width
+        let lastRow = alphaSize.height - 1
+        let x0 = 8 * c
+        let x1 = min(width, x0 + 8)
+        if x1 - x0 == 8 {
+            // Eight column sums in two words of four 16-bit lanes (even and odd bytes); a lane
+            // holds at most 255 * 129, so nothing carries between lanes.
+            let spread: UInt64 = 0x00FF_00FF_00FF_00FF
+            var even: UInt64 = 0
+            var odd: UInt64 = 0
+            for k in -radius...radius {
+                let row = horizontal + Int(rowMap[min(lastRow, max(0, y + k))]) * width
+                let word = UnsafeRawPointer(row + x0).loadUnaligned(as: UInt64.self)
+                even &+= word & spread
+                odd &+= (word &>> 8) & spread
+            }
+            var packed: UInt64 = 0
+            for lane in 0..<4 {
+                let shift = UInt64(16 * lane)
+                let e = (Int((even &>> shift) & 0xFFFF) * scale) >> 16
+                let o = (Int((odd &>> shift) & 0xFFFF) * scale) >> 16
+                packed |= UInt64(e) << shift | UInt64(o) << (shift + 8)
+            }
+            UnsafeMutableRawPointer(out + x0).storeBytes(of: packed, as: UInt64.self)
         } else {
-            for lane in 0..<limit { out[lane] = value[lane] }
+            for x in x0..<x1 {
+                var sum = 0
+                for k in -radius...radius { sum += Int(horizontal[Int(rowMap[min(lastRow, max(0, y + k))]) * width + x]) }
+                out[x] = UInt8(truncatingIfNeeded: (sum * scale) >> 16)
+            }
         }
     }
 }

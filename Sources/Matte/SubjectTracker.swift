@@ -61,7 +61,10 @@ final class SubjectTracker {
         let x0 = (size.width - regionWidth) / 2
         let y0 = (size.height - regionHeight) / 2
         histogram.update(repeating: 0, count: Self.binCount)
-        // Every second pixel of every second row: the same statistics at a quarter of the cost.
+        // A sparse grid of about 40 000 samples (every second pixel at 640x480, every fourth at
+        // 1080p): the same statistics at a fraction of the cost.
+        var step = 2
+        while (regionWidth / step) * (regionHeight / step) > 40_000 { step += 1 }
         let scale = UInt32(max(1, min(Float(1 << 22), unitMM * Float(1 << 16) / Float(Self.binMM))))
         var samples = 0
         var y = y0
@@ -72,10 +75,10 @@ final class SubjectTracker {
                 let raw = UInt64(row[x])
                 let bin = min(UInt64(Self.binCount - 1), (raw &* UInt64(scale)) &>> 16)
                 histogram[Int(bin)] &+= 1
-                x &+= 2
+                x &+= step
             }
-            samples &+= (regionWidth + 1) / 2
-            y &+= 2
+            samples &+= (regionWidth + step - 1) / step
+            y &+= step
         }
         let nearBin = max(1, parameters.nearMM / Self.binMM)
         let lastBin = min(Self.binCount - 1, parameters.subjectMaximumMM / Self.binMM)

@@ -86,6 +86,52 @@ import Testing
         #expect(ramp.first == 0 && ramp.last == 255 && ramp.contains { $0 > 20 && $0 < 235 })
     }
 
+    /// The feather only sums near edges; whatever it skips must be what a full separable box
+    /// (edge pixels repeated, each pass normalised as the engine does) gives anyway.
+    @Test(arguments: [1, 3, 8, 12])
+    func featherEqualsAFullSeparableBox(radius: Int) {
+        let alphaSize = FrameSize(width: 250, height: 190)   // not a multiple of 8, upscaled
+        let canvas = DepthCanvas(depthSize: Self.size, alphaSize: alphaSize)
+        canvas.fill(3000)
+        var state: UInt32 = 12345
+        func next(_ bound: Int) -> Int {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int(state >> 8) % bound
+        }
+        for _ in 0..<25 {
+            let x = next(150), y = next(110)
+            canvas.fill(x: x..<min(160, x + 4 + next(40)), y: y..<min(120, y + 4 + next(40)), UInt16(800 + next(800)))
+        }
+        let hard = MatteEngine(parameters: Self.fixed(feather: 0, minimumBlob: 0), depthSize: Self.size,
+                               alphaSize: alphaSize)
+        canvas.process(hard)
+        let w = alphaSize.width, h = alphaSize.height
+        let binary = (0..<h).flatMap { y in (0..<w).map { Int(canvas.alphaAt($0, y)) } }
+        let taps = 2 * radius + 1
+        let reciprocal = (65536 + taps - 1) / taps
+        var across = [Int](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum = 0
+                for k in -radius...radius { sum += binary[y * w + min(w - 1, max(0, x + k))] }
+                across[y * w + x] = (sum * reciprocal) >> 16
+            }
+        }
+        let soft = MatteEngine(parameters: Self.fixed(feather: radius, minimumBlob: 0), depthSize: Self.size,
+                               alphaSize: alphaSize)
+        canvas.process(soft)
+        var mismatches = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum = 0
+                for k in -radius...radius { sum += across[min(h - 1, max(0, y + k)) * w + x] }
+                if (sum * reciprocal) >> 16 != Int(canvas.alphaAt(x, y)) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(binary.contains(255) && binary.contains(0))
+    }
+
     @Test(arguments: [MatteParameters.Mode.fixed, .auto])
     func readsAnyDepthUnit(mode: MatteParameters.Mode) {
         // TUM-style depth: 5000 units per metre.
