@@ -42,6 +42,7 @@ struct KMSSinkDeviceTests {
         print("scanout: \(sink.summary)")
         #expect(sink.blend == .cpu)
         var times: [UInt64] = []
+        var waits: [UInt64] = []
         let frames = 30
         for frame in 0..<frames {
             var slot = frame % sink.slotCount
@@ -51,9 +52,15 @@ struct KMSSinkDeviceTests {
             if let time = sink.present(slot: slot, stamp: FrameStamp(nanoseconds: before, sequence: UInt32(frame))) {
                 #expect(time <= MonotonicClock.nowNanoseconds())
                 times.append(time)
+                waits.append(time - before)
             }
         }
         print("scanout: \(sink.finish() ?? "")")
+        if !waits.isEmpty {
+            // Reported, not asserted: from present() to the page-flip event's kernel time.
+            waits.sort()
+            print("scanout: present to flip p50 \(waits[waits.count / 2] / 1000) us, max \(waits.last! / 1000) us over \(waits.count)")
+        }
         // Every frame is either flipped or counted as dropped; flips happened and their kernel
         // times only move forward.
         #expect(sink.queue.flips + sink.queue.dropped >= frames - 1)
