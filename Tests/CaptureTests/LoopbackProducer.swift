@@ -29,6 +29,12 @@ final class LoopbackProducer: @unchecked Sendable {
         return (color, depth)
     }
 
+    /// A third loopback node for MJPEG: a loopback node keeps its first writer's format, so the
+    /// MJPEG test cannot share the colour node (tests/vboard/capture-guest.sh creates video12).
+    static func mjpegOutput() -> String? {
+        bk_v4l2_device_number("/dev/video12") != 0 ? "/dev/video12" : nil
+    }
+
     static func colorByte(x: Int, y: Int, frame: Int) -> UInt8 { UInt8(truncatingIfNeeded: x + 3 * y + frame) }
     static func depthValue(x: Int, y: Int, frame: Int) -> UInt16 { UInt16(500 + (x + 2 * y + frame) % 3000) }
 
