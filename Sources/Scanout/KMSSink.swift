@@ -131,7 +131,11 @@ public final class KMSSink: FrameSink {
 
     public var summary: String {
         var text = "display: \(card.driver) \(card.path), \(output.connectorName) \(output.mode.description)"
-        text += ", blend \(blend.description), \(slots.count) dumb buffers"
+        text += ", blend \(blend.description)"
+        if let overlay = output.overlayPlaneID, backdrop != nil {
+            text += " (backdrop on plane \(output.primaryPlaneID), camera layer on plane \(overlay))"
+        }
+        text += ", \(slots.count) dumb buffers"
         text += writebackBuffer != nil ? ", writeback on" : (writebackAvailable ? ", writeback available" : "")
         return text
     }
@@ -150,8 +154,7 @@ public final class KMSSink: FrameSink {
         if let failure = request.commit(fd: card.fd, flags: flags, userData: generation << 8 | UInt64(slot)) {
             if capturing { writebackArmed = true }
             if failure != .busy && !KMSOutput.isConnected(card: card, connectorID: output.connectorID) {
-                connected = false
-                lastConnectionCheck = MonotonicClock.nowNanoseconds()
+                displayLost()
             }
             queue.drop()
             return nil
@@ -202,7 +205,8 @@ public final class KMSSink: FrameSink {
 
     private var flipTimeoutNanoseconds: UInt64 {
         let period = 1_000_000_000 / UInt64(max(output.mode.refreshHz, 1))
-        return max(4 * period, 100_000_000)
+        // Generous: a late flip costs a wait, a too-early give-up costs a dropped frame.
+        return max(6 * period, 250_000_000)
     }
 
     /// Reads queued flip events; returns the time of the one that completed our queued slot.
@@ -236,6 +240,12 @@ public final class KMSSink: FrameSink {
     private func takeFence() {
         pendingFence = fence.pointee
         fence.pointee = -1
+    }
+
+    /// Stops presenting until the connector reports connected again (checked once a second).
+    func displayLost() {
+        connected = false
+        lastConnectionCheck = MonotonicClock.nowNanoseconds()
     }
 
     private func reconnect() -> Bool {

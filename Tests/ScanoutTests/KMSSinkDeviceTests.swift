@@ -127,4 +127,23 @@ struct KMSSinkDeviceTests {
         #expect(worst != nil, "no writeback")
         #expect((worst ?? 255) <= 1, "largest channel difference \(worst ?? -1)")
     }
+
+    @Test func aDisplayThatComesBackIsModesetAgain() throws {
+        let sink = try KMSSink(options: KMSSinkOptions(blend: .cpu, writeback: true))
+        let expected = PixelBuffer(format: .xrgb8888, size: sink.outputSize)
+        // vkms cannot unplug its connector, so the loss is noted as a refused commit would note it;
+        // the connector then reads connected, as after a re-plug.
+        sink.displayLost()
+        let slot = (0..<sink.slotCount).first { sink.queue.isFree($0) }!
+        draw(sink.outputView(slot: slot), frame: 3)
+        draw(expected.view, frame: 3)
+        #expect(sink.present(slot: slot, stamp: FrameStamp(nanoseconds: 0, sequence: 0)) == nil)
+        #expect(!sink.connected)
+        MonotonicClock.sleep(nanoseconds: 1_100_000_000)
+        #expect(sink.armWriteback())
+        #expect(sink.present(slot: slot, stamp: FrameStamp(nanoseconds: 0, sequence: 1)) != nil)
+        #expect(sink.connected && sink.modesets == 1)
+        let wrong = sink.withWriteback(timeoutMS: 5000) { shown in mismatches(shown, expected.view) }
+        #expect(wrong == 0)
+    }
 }
