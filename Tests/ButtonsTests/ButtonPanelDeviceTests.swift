@@ -74,17 +74,20 @@ struct ButtonPanelDeviceTests {
         // A wide window so the burst of writes lands inside it even on a slow emulated CPU.
         let panel = try panel(debounceMS: 250)
         var classifier = ButtonClassifier(debounceMS: panel.softwareDebounceMS, longPressMS: 2000)
-        for level in [true, false, true, false, true] { drive(.shutter, pressed: level) }
+        // Bounces a few milliseconds apart, so the kernel sees each as its own edge.
+        let bounce: UInt64 = 5_000_000
+        for level in [true, false, true, false, true] { drive(.shutter, pressed: level); MonotonicClock.sleep(nanoseconds: bounce) }
         MonotonicClock.sleep(nanoseconds: 400_000_000)
-        for level in [false, true, false, true, false] { drive(.shutter, pressed: level) }
+        for level in [false, true, false, true, false] { drive(.shutter, pressed: level); MonotonicClock.sleep(nanoseconds: bounce) }
         MonotonicClock.sleep(nanoseconds: 300_000_000)
         var edges: [ButtonEdge] = []
         while panel.withDescriptor({ bk_poll_readable($0, 50) }) == 1 { try panel.readEdges { edges.append($0) } }
         var gestures: [ButtonGesture] = []
         for edge in edges { classifier.handle(edge) { gestures.append($0) } }
         classifier.advance(to: MonotonicClock.nowNanoseconds()) { gestures.append($0) }
-        // The bounces really reached the kernel as edges, and still made one press.
-        #expect(edges.count >= 6, "only \(edges.count) edges arrived")
+        // Bounces really reached us as edges (a clean press is 2), and still made one press.
+        #expect(edges.count > 2, "only \(edges.count) edges arrived")
+        print("buttons: \(edges.count) edges from 10 level changes")
         #expect(gestures.map(\.kind) == [.shortPress])
         #expect(gestures.first.flatMap { ButtonIntent.forGesture($0) } == .takePhoto)
     }
