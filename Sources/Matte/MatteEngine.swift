@@ -3,7 +3,12 @@ import Frames
 /// Turns one Z16 depth frame into an 8-bit alpha at colour resolution: 255 where the subject is.
 ///
 /// Every plane is allocated in `init`; `process` allocates nothing, logs nothing and never
-/// blocks. Not thread-safe: one engine belongs to one pipeline stage.
+/// blocks. Not thread-safe: one engine belongs to one pipeline stage. Single-threaded: the
+/// component labelling needs the whole frame; the per-row stages (classify, temporal, feather)
+/// could be split by row bands later if one core is not enough.
+///
+/// Cost follows the edges, not the area: flat stretches are copied or skipped eight pixels at a
+/// time, and only pixels near a change of class or alpha are worked on.
 ///
 /// Stages, all on a "work" grid (the depth grid when registered, the colour camera's geometry at
 /// about depth resolution when projecting), then up to colour resolution:
@@ -133,7 +138,8 @@ public final class MatteEngine {
     /// One frame: `depth` is .z16 of `depthSize`, raw values times `unitMM` are millimetres,
     /// 0 = no reading. `alpha` is .alpha8 of `alphaSize`.
     public func process(depth: ImageView, unitMM: Float, into alpha: ImageView) {
-        precondition(depth.format == .z16 && depth.size == depthSize, "matte: depth view does not match the engine")
+        precondition(depth.format == .z16 && depth.size == depthSize && depth.bytesPerRow % 2 == 0,
+                     "matte: depth view does not match the engine")
         precondition(alpha.format == .alpha8 && alpha.size == alphaSize, "matte: alpha view does not match the engine")
         let unit = unitMM > 0 ? unitMM : 1
         let (workDepth, stride) = placeDepth(depth, unit: unit)
