@@ -126,7 +126,7 @@ if [ "$arch" != x86_64 ]; then
   mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
   touch "$apt_dir/status"
   aptf=(-o APT::Architecture="$DEB_ARCH" -o APT::Architectures="$DEB_ARCH" -o Dir::State::Lists="$apt_dir/lists"
-        -o Dir::State::status="$apt_dir/status" -o Dir::Cache="$apt_dir/cache" -o Debug::NoLocking=1 -qq)
+        -o Dir::State::status="$apt_dir/status" -o Dir::Cache="$apt_dir/cache" -o Debug::NoLocking=1 -o APT::Sandbox::User=root -qq)
   ls "$apt_dir/lists/"*Packages* >/dev/null 2>&1 || { log "fetching $DEB_ARCH package lists"; apt-get "${aptf[@]}" update >&2; }
   want=$(apt-get "${aptf[@]}" -s --no-install-recommends install $guest_pkgs 2>/dev/null |
          awk '/^Inst /{print $2}' | sed 's/:.*$//' | sort -u)
