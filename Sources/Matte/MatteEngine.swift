@@ -115,8 +115,10 @@ public final class MatteEngine {
     }
 
     /// Runs the last frame was labelled with: the matte's cost grows with this (edges and noise),
-    /// not with the image area. For benchmarks and diagnostics.
+    /// not with the image area. Equals `runCapacity` when the frame was too noisy to label (it
+    /// was then matted per pixel). For benchmarks and diagnostics.
     public var lastRunCount: Int { labeller.count }
+    public var runCapacity: Int { labeller.capacity }
 
     /// Largest feather radius honoured; larger requests are clamped.
     public static var maximumFeatherPixels: Int { AlphaFeather.maximumRadius }

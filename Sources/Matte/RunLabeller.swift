@@ -79,7 +79,10 @@ final class RunLabeller {
             while x < width {
                 let k = row[x]
                 let e = Self.runEnd(row: row, from: x, width: width, value: k)
-                if n == capacity { return false }
+                if n == capacity {
+                    count = n
+                    return false
+                }
                 start[n] = Int32(x)
                 end[n] = Int32(e)
                 kind[n] = k

@@ -3,8 +3,9 @@ import Frames
 /// Auto mode's subject distance: the nearest substantial cluster in a depth histogram of the
 /// central region, followed over time with a dead band so the matte's far edge does not pump
 /// with sensor noise. The analogue of the face depth Apple's TrueDepth backdrop sample keys on.
-/// A cluster counts as the subject only when something farther shows behind it (an empty
-/// booth's back wall is not a person).
+/// A new cluster counts as the subject only when something farther shows behind it (an empty
+/// booth's back wall is not a person); the tracked subject keeps counting when it comes close
+/// enough to fill the region.
 final class SubjectTracker {
     static let binMM = 32
     static let binCount = 2048
@@ -32,8 +33,15 @@ final class SubjectTracker {
     /// `rowStride` in elements.
     func observe(depth: UnsafePointer<UInt16>, rowStride: Int, size: FrameSize, unitMM: Float,
                  parameters: MatteParameters) {
-        let measured = measure(depth: depth, rowStride: rowStride, size: size, unitMM: unitMM,
-                               parameters: parameters)
+        let (found, backed) = measure(depth: depth, rowStride: rowStride, size: size, unitMM: unitMM,
+                                      parameters: parameters)
+        // A cluster with nothing behind it is accepted only as the subject already tracked
+        // (someone stepping close enough to fill the region), never as a new one.
+        var measured = found
+        if let depth = found, !backed {
+            let continuing = trackedMM.map { abs(depth - $0) <= max(200, 2 * parameters.hysteresisMM) } ?? false
+            if !continuing { measured = nil }
+        }
         guard let measured else {
             missedFrames += 1
             if missedFrames > Self.graceFrames { trackedMM = nil }
@@ -53,8 +61,9 @@ final class SubjectTracker {
         }
     }
 
+    /// The subject distance, and whether anything shows behind it.
     private func measure(depth: UnsafePointer<UInt16>, rowStride: Int, size: FrameSize, unitMM: Float,
-                         parameters: MatteParameters) -> Int? {
+                         parameters: MatteParameters) -> (Int?, Bool) {
         let percent = min(100, max(10, parameters.regionPercent))
         let regionWidth = max(1, size.width * percent / 100)
         let regionHeight = max(1, size.height * percent / 100)
@@ -82,7 +91,7 @@ final class SubjectTracker {
         }
         let nearBin = max(1, parameters.nearMM / Self.binMM)
         let lastBin = min(Self.binCount - 1, parameters.subjectMaximumMM / Self.binMM)
-        guard nearBin + 1 < lastBin else { return nil }
+        guard nearBin + 1 < lastBin else { return (nil, false) }
         // A cluster counts when a 160 mm slab holds 3 % of the region: a person, not a stray
         // hand-sized patch of noise or a chair back at the edge of the region.
         let window = 5
@@ -97,7 +106,7 @@ final class SubjectTracker {
             if bin + window <= lastBin { sum += histogram[bin + window] }
             bin += 1
         }
-        guard start >= 0 else { return nil }
+        guard start >= 0 else { return (nil, false) }
         // The subject is the median of the 400 mm behind the cluster's front: the torso, which the
         // far margin is measured from, and steady however the arms move.
         let end = min(lastBin + 1, start + 400 / Self.binMM + 1)
@@ -107,12 +116,12 @@ final class SubjectTracker {
         // wall of an empty booth, not a person.
         var behind: UInt32 = 0
         for b in end..<Self.binCount { behind += histogram[b] }
-        guard behind >= needed else { return nil }
+        let backed = behind >= needed
         var cumulative: UInt32 = 0
         for b in start..<end {
             cumulative += histogram[b]
-            if cumulative * 2 >= total { return b * Self.binMM + Self.binMM / 2 }
+            if cumulative * 2 >= total { return (b * Self.binMM + Self.binMM / 2, backed) }
         }
-        return nil
+        return (nil, false)
     }
 }

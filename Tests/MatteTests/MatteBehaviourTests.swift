@@ -157,7 +157,7 @@ import Testing
         }
         let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine)
-        #expect(engine.lastRunCount < Self.size.pixelCount)
+        #expect(engine.lastRunCount == engine.runCapacity)
         #expect(canvas.covered() == Self.size.pixelCount / 2)
         #expect(canvas.alphaAt(0, 0) == 255 && canvas.alphaAt(1, 0) == 0)
         // And the next ordinary frame is labelled again.
@@ -240,6 +240,31 @@ import Testing
         #expect(canvas.covered() == 3600)
         // Nobody within reach: after the grace period the matte clears.
         canvas.fill(3000)
+        for _ in 0..<20 { canvas.process(engine) }
+        #expect(engine.subjectDistanceMM == nil)
+        #expect(canvas.covered() == 0)
+    }
+
+    @Test func autoModeKeepsASubjectThatFillsTheRegionButNeverTakesTheBackWall() {
+        let canvas = DepthCanvas(depthSize: Self.size)
+        var parameters = Self.fixed()
+        parameters.mode = .auto
+        let engine = MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
+        // An empty booth: only the back wall. It is not a subject.
+        canvas.fill(2500)
+        for _ in 0..<3 { canvas.process(engine) }
+        #expect(engine.subjectDistanceMM == nil)
+        #expect(canvas.covered() == 0)
+        // Someone steps in, then comes so close that they fill the whole frame.
+        canvas.fill(x: 50..<110, y: 30..<120, 1000)
+        canvas.process(engine)
+        #expect(engine.subjectDistanceMM.map { abs($0 - 1000) <= 32 } == true)
+        canvas.fill(950)
+        canvas.process(engine)
+        #expect(engine.subjectDistanceMM.map { abs($0 - 1000) <= 80 } == true)
+        #expect(canvas.covered() == Self.size.pixelCount)
+        // They leave: the wall alone is dropped after the grace period.
+        canvas.fill(2500)
         for _ in 0..<20 { canvas.process(engine) }
         #expect(engine.subjectDistanceMM == nil)
         #expect(canvas.covered() == 0)
