@@ -104,31 +104,33 @@ public final class MJPEGDecoder {
     private func packYUYV(into view: ImageView, hasChroma: Bool, horizontalShift: Int, verticalShift: Int) {
         let luma = planePointers[0]!
         let lumaStride = Int(planeStrides[0])
-        let table = rangeTable.typed(UInt8.self)
-        let chromaTable = table + 256
+        let lumaTable = rangeTable.typed(UInt8.self)
+        let chromaTable = lumaTable + 256
+        let cbPlane = planePointers[1], crPlane = planePointers[2]
+        let cbStride = Int(planeStrides[1]), crStride = Int(planeStrides[2])
         let pairs = size.width / 2
+        // One 32-bit store per pixel pair (Y0 Cb Y1 Cr in memory order, little-endian).
+        let neutral = UInt32(128) << 8 | UInt32(128) << 24
         for row in 0..<size.height {
-            let out = view.row(row).assumingMemoryBound(to: UInt8.self)
+            let out = view.row(row).assumingMemoryBound(to: UInt32.self)
             let lumaRow = luma + row * lumaStride
-            if hasChroma {
+            if hasChroma, let cbPlane, let crPlane {
                 let chromaRow = row >> verticalShift
-                let cb = planePointers[1]! + chromaRow * Int(planeStrides[1])
-                let cr = planePointers[2]! + chromaRow * Int(planeStrides[2])
+                let cb = cbPlane + chromaRow * cbStride
+                let cr = crPlane + chromaRow * crStride
                 for pair in 0..<pairs {
-                    let x = pair * 2
+                    let x = pair &* 2
                     let chroma = x >> horizontalShift
-                    out[x * 2] = table[Int(lumaRow[x])]
-                    out[x * 2 + 1] = chromaTable[Int(cb[chroma])]
-                    out[x * 2 + 2] = table[Int(lumaRow[x + 1])]
-                    out[x * 2 + 3] = chromaTable[Int(cr[chroma])]
+                    let y0 = UInt32(lumaTable[Int(lumaRow[x])])
+                    let y1 = UInt32(lumaTable[Int(lumaRow[x &+ 1])])
+                    let u = UInt32(chromaTable[Int(cb[chroma])])
+                    let v = UInt32(chromaTable[Int(cr[chroma])])
+                    out[pair] = y0 | u << 8 | y1 << 16 | v << 24
                 }
             } else {
                 for pair in 0..<pairs {
-                    let x = pair * 2
-                    out[x * 2] = table[Int(lumaRow[x])]
-                    out[x * 2 + 1] = 128
-                    out[x * 2 + 2] = table[Int(lumaRow[x + 1])]
-                    out[x * 2 + 3] = 128
+                    let x = pair &* 2
+                    out[pair] = UInt32(lumaTable[Int(lumaRow[x])]) | UInt32(lumaTable[Int(lumaRow[x &+ 1])]) << 16 | neutral
                 }
             }
         }
