@@ -3,8 +3,10 @@
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
-# Release build: the frame path is only representative optimised.
-RELEASE := $(SWIFT) build -c release
+# One release configuration for the binary and the tests: the frame path is only representative
+# optimised (the zero-allocation test needs it), and sharing it means one build, not two.
+SWIFT_FLAGS := -c release -Xswiftc -enable-testing
+RELEASE := $(SWIFT) build $(SWIFT_FLAGS)
 BACKDROP := .build/release/backdrop
 
 .PHONY: demo test deps build unit embedded-host cli-test
@@ -20,8 +22,8 @@ demo: build
 	$(BACKDROP) demo --frames 300 --out out/demo.y4m
 
 unit: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	$(SWIFT) test $(SWIFT_FLAGS) --skip-build
 
 # Command-level behaviour of the real executable: exit codes and messages for bad input.
 cli-test: build

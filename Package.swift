@@ -47,7 +47,7 @@ let package = Package(
                                          "Capture", "Scanout", "Controls", "Buttons"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
-        .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
+        .target(name: "CAllocCounter", path: "Tests/CAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(name: "KernelIOTests", dependencies: ["KernelIO"]),
         .testTarget(name: "FramesTests", dependencies: ["Frames"]),
         .testTarget(name: "FrameSyncTests", dependencies: ["FrameSync"]),
@@ -57,11 +57,11 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
         .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "ImageCodec"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture"]),
-        .testTarget(name: "ScanoutTests", dependencies: ["Scanout"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CAllocCounter"]),
+        .testTarget(name: "ScanoutTests", dependencies: ["Scanout", "CAllocCounter"]),
         .testTarget(name: "ControlsTests", dependencies: ["Controls"]),
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "Controls"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "CAllocCounter"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "Sinks", "Matte", "CAllocCounter"]),
     ]
 )

@@ -1,2 +1,7 @@
+import CKernel
 import KernelIO
-StandardOutput.line("backdrop: under construction")
+
+// Entry point: dispatch to a command and exit with the documented code.
+let arguments = ProcessArguments.all
+let code = CommandDispatcher.run(Array(arguments.dropFirst()))
+bk_exit(code.rawValue)

@@ -16,6 +16,8 @@ extension VideoHardware {
             #expect(V4L2SourceTests.frames(6, from: source) == 6)
             var frames = 0
             var checksum = 0
+            alloc_counter_track_this_thread(1)
+            defer { alloc_counter_track_this_thread(0) }
             alloc_counter_start()
             for _ in 0..<600 where frames < 30 {
                 switch source.nextEvent(timeoutNanoseconds: 100_000_000) {

@@ -15,6 +15,8 @@ struct KMSSinkAllocationTests {
         var captured = 0
         // Warm-up outside the count: first commits, first events.
         for frame in 0..<3 { _ = sink.present(slot: frame % sink.slotCount, stamp: FrameStamp(nanoseconds: 0, sequence: 0)) }
+        alloc_counter_track_this_thread(1)
+        defer { alloc_counter_track_this_thread(0) }
         alloc_counter_start()
         for frame in 0..<20 {
             let slot = (frame + 1) % sink.slotCount

@@ -1,0 +1,32 @@
+import Backgrounds
+import Frames
+import KernelIO
+import Pipeline
+import Settings
+
+/// Runs a finite source through the threaded pipeline in lockstep (every frame processed, so the
+/// output is identical on every machine) and prints the statistics.
+enum OfflineRun {
+    static func run<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
+        feed: consuming Source, sink: consuming Sink, processor: FrameProcessor, assembly: PipelineAssembly,
+        backdrops: BackgroundLibrary, frames: Int, settings: Settings
+    ) throws(CommandFailure) {
+        let tolerance = settings.sync.toleranceNanoseconds(fps: feed.frameRate)
+        Log.info("source: \(feed.summary)")
+        Log.info("sink: \(sink.summary)")
+        Log.info("compute: \(processor.bandCount) band(s) on \(assembly.helperCPUMasks.count + 1) thread(s)")
+        let runner: PipelineRunner<Source, Sink>
+        do throws(SystemError) {
+            runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
+                                        syncToleranceNanoseconds: tolerance,
+                                        backdrop: { backdrops.current })
+            try runner.start(computeCPUMask: assembly.computeCPUMask, realtimePriority: assembly.realtimePriority)
+        } catch {
+            throw .runtime("cannot start the pipeline: \(error.message)")
+        }
+        runner.run(frameLimit: frames) { true }
+        runner.stop()
+        if let failure = runner.finishSink() { throw .runtime(failure) }
+        StandardOutput.line(runner.statistics.report)
+    }
+}

@@ -1,0 +1,57 @@
+import CKernel
+import Compose
+import Frames
+import KernelIO
+import Matte
+import Pipeline
+import Settings
+
+/// Turns `[pipeline]` and `[matte]` settings into a FrameProcessor and thread placement: which
+/// CPU each thread is pinned to, and whether it asks for real-time priority.
+struct PipelineAssembly {
+    let computeCPUMask: UInt64
+    let helperCPUMasks: [UInt64]
+    let realtimePriority: Int32
+    let ioCPUMask: UInt64
+
+    init(_ settings: PipelineSettings, workersOverride: Int? = nil) {
+        let workers = max(1, workersOverride ?? settings.workers)
+        var cpus: [Int] = []
+        switch settings.workerCPUs {
+        case .all: cpus = Array(0..<max(1, Int(bk_online_cpus())))
+        case .list(let listed): cpus = listed
+        }
+        func mask(_ index: Int) -> UInt64 {
+            guard !cpus.isEmpty else { return 0 }
+            return 1 << UInt64(cpus[index % cpus.count] & 63)
+        }
+        // Pin only when the config names CPUs: with "all", the kernel balances better than a guess.
+        let pinned: Bool
+        if case .list = settings.workerCPUs { pinned = true } else { pinned = false }
+        computeCPUMask = pinned ? mask(0) : 0
+        var helpers: [UInt64] = []
+        for index in 1..<max(workers, 1) { helpers.append(pinned ? mask(index) : 0) }
+        if workers == 1 { helpers = [] }
+        helperCPUMasks = helpers
+        realtimePriority = settings.realtime ? Int32(settings.realtimePriority) : 0
+        ioCPUMask = settings.ioCPU.map { 1 << UInt64($0 & 63) } ?? 0
+    }
+
+    func makeProcessor(colorFormat: PixelFormat, colorSize: FrameSize, depthSize: FrameSize, outputSize: FrameSize,
+                       fit: FitMode, matte: MatteParameters, projection: DepthProjection?) throws(CommandFailure) -> FrameProcessor {
+        do throws(SystemError) {
+            return try FrameProcessor(colorFormat: colorFormat, colorSize: colorSize, depthSize: depthSize,
+                                      outputSize: outputSize, fit: fit, matte: matte, projection: projection,
+                                      helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
+        } catch {
+            throw .runtime("cannot start the worker threads: \(error.message)")
+        }
+    }
+
+    /// Pins the calling (I/O) thread when the config names a CPU for it.
+    func pinIOThread() {
+        if ioCPUMask != 0 && bk_pin_current_thread(ioCPUMask) != 0 {
+            Log.warning("could not pin the I/O thread to the configured io_cpu; running unpinned")
+        }
+    }
+}

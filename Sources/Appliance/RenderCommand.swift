@@ -1,0 +1,89 @@
+import Backgrounds
+import Frames
+import ImageCodec
+import KernelIO
+import Matte
+import Pipeline
+import Scenes
+import Settings
+import Sinks
+
+/// `backdrop render RECORDING --background IMAGE --out DIR`: composites a recording offline,
+/// one frame after another, writing the same numbered PNGs the recording uses.
+enum RenderCommand {
+    static func run(_ arguments: [String]) throws(CommandFailure) {
+        let options = try CommandOptions.parse(arguments, valued: ["--background", "--out", "--matte-out", "--config", "--size"],
+                                               flags: [])
+        let recordingPath = try options.positionals(1, names: "RECORDING (a folder with color/, depth/, recording.ini)")[0]
+        guard let backgroundPath = options.value("--background") else { throw .invalidInput("missing --background IMAGE") }
+        guard let outDirectory = options.value("--out") else { throw .invalidInput("missing --out DIR") }
+        var settings = Settings.defaults
+        if let path = options.value("--config") { settings = try ConfigFile.load(path) }
+
+        let recording: Recording
+        do throws(RecordingError) {
+            recording = try Recording.open(recordingPath)
+        } catch {
+            throw .invalidInput(error.message)
+        }
+        let outputSize = try options.size("--size") ?? recording.colorSize
+        let background: BackgroundImage
+        do throws(ImageError) {
+            background = try BackgroundImage.load(path: backgroundPath, name: backgroundPath, outputSize: outputSize,
+                                                  fit: settings.background.fit, decoder: ImageDecoder())
+        } catch {
+            throw .invalidInput("backdrop \(error.message)")
+        }
+        try OutputDirectory.create(outDirectory)
+        let matteDirectory = options.value("--matte-out")
+        if let matteDirectory { try OutputDirectory.create(matteDirectory) }
+
+        let assembly = PipelineAssembly(settings.pipeline)
+        let processor = try assembly.makeProcessor(colorFormat: .rgb24, colorSize: recording.colorSize,
+                                                   depthSize: recording.depthSize, outputSize: outputSize,
+                                                   fit: settings.background.fit, matte: settings.matte,
+                                                   projection: projection(recording: recording, settings: settings))
+        defer { processor.stop() }
+        let color = PixelBuffer(format: .rgb24, size: recording.colorSize)
+        let depth = PixelBuffer(format: .z16, size: recording.depthSize)
+        let output = PixelBuffer(format: .xrgb8888, size: outputSize)
+        for frame in 0..<recording.frameCount {
+            do throws(RecordingError) {
+                try recording.load(frame: frame, color: color.view, depth: depth.view)
+            } catch {
+                throw .invalidInput(error.message)
+            }
+            processor.buildMatte(depth: depth.view, unitMM: recording.unitMM)
+            processor.compose(camera: color.view, background: background.view, into: output.view)
+            do throws(ImageError) {
+                try PNGEncoder.write(output.view, to: PNGSequenceSink.framePath(directory: outDirectory, index: frame))
+                if let matteDirectory {
+                    try PNGEncoder.write(processor.alphaView, to: PNGSequenceSink.framePath(directory: matteDirectory, index: frame))
+                }
+            } catch {
+                throw .runtime(error.message)
+            }
+        }
+        StandardOutput.line("render: \(recording.frameCount) frame" + (recording.frameCount == 1 ? "" : "s")
+                            + " of \(recordingPath) composited to \(outDirectory)")
+    }
+
+    /// Depth that is not registered to colour needs both cameras' intrinsics: the recording's
+    /// [intrinsics] (or the config's depth intrinsics) for depth, the config's for colour.
+    static func projection(recording: Recording, settings: Settings) -> DepthProjection? {
+        guard !recording.registered else { return nil }
+        let camera = settings.camera
+        guard let depth = camera.depthIntrinsics ?? recording.intrinsics.map({
+                  CameraIntrinsics(fx: Double($0.fx), fy: Double($0.fy), cx: Double($0.cx), cy: Double($0.cy)) }),
+              let colour = camera.colorIntrinsics else {
+            Log.warning("depth is not registered to colour but no colour intrinsics are configured; "
+                        + "using depth as if registered (set [camera] color_fx/fy/cx/cy)")
+            return nil
+        }
+        return DepthProjection(
+            depth: .init(fx: Float(depth.fx), fy: Float(depth.fy), cx: Float(depth.cx), cy: Float(depth.cy)),
+            colour: .init(fx: Float(colour.fx), fy: Float(colour.fy), cx: Float(colour.cx), cy: Float(colour.cy)),
+            translationMM: SIMD3<Float>(Float(camera.depthToColor.xMM), Float(camera.depthToColor.yMM),
+                                        Float(camera.depthToColor.zMM)))
+    }
+}

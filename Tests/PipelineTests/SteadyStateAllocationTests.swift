@@ -1,0 +1,52 @@
+import CAllocCounter
+import Scenes
+import Frames
+import Matte
+import Sinks
+import Testing
+@testable import Pipeline
+
+/// The runtime model's promise: once running, the frame path allocates nothing. Counts every
+/// malloc/calloc/realloc/posix_memalign from every thread over 1000 frames after warm-up.
+@Suite(.serialized) struct SteadyStateAllocationTests {
+    @Test(arguments: [MatteParameters.Mode.fixed, .auto])
+    func steadyStateMakesNoHeapAllocations(mode: MatteParameters.Mode) throws {
+        alloc_counter_track_this_thread(1)
+        defer { alloc_counter_track_this_thread(0) }
+        let size = FrameSize(width: 48, height: 36)
+        let output = FrameSize(width: 64, height: 48)
+        var parameters = MatteParameters()
+        parameters.mode = mode
+        let feed = SyntheticSource(seed: 3, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
+        let sink = NullSink(outputSize: output)
+        let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: output,
+                                           fit: .fill, matte: parameters, projection: nil,
+                                           helperCPUMasks: [0], realtimePriority: 0)
+        let background = PixelBuffer(format: .xrgb8888, size: output)
+        let backgroundView = background.view
+        let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
+                                        syncToleranceNanoseconds: 16_000_000, backdrop: { backgroundView })
+        try runner.start(computeCPUMask: 0, realtimePriority: 0)
+        runner.run(frameLimit: 60) { true }
+
+        alloc_counter_start()
+        runner.run(frameLimit: 1060) { true }
+        let allocations = alloc_counter_stop()
+        runner.stop()
+
+        #expect(runner.pairsHandedOff == 1060)
+        #expect(runner.statistics.presented >= 1059)
+        #expect(allocations == 0, "the frame path allocated \(allocations) times in 1000 frames")
+    }
+
+    @Test func counterSeesAnAllocation() {
+        // Guards the test above against a counter that never counts.
+        alloc_counter_track_this_thread(1)
+        defer { alloc_counter_track_this_thread(0) }
+        alloc_counter_start()
+        let array = [Int](repeating: 1, count: Int.random(in: 100...200))
+        let allocations = alloc_counter_stop()
+        #expect(array.count >= 100)
+        #expect(allocations >= 1)
+    }
+}
