@@ -69,8 +69,54 @@ expect "empty recording" 2 "no frames|empty" -- "$backdrop" render "$work/rec" -
 cp "$good_png" "$work/rec/color/000000.png"; cp "$good_png" "$work/rec/color/000001.png"
 cp "$good_png" "$work/rec/depth/000000.png"
 expect "colour and depth counts differ" 2 "2.*1|differ" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o2"
-expect "missing backdrop image" 2 "missing.png" -- "$backdrop" render "$work/rec" --background "$work/missing.png" --out "$work/o3"
-expect "corrupt backdrop image" 2 "c-corrupt.png" -- "$backdrop" render "$work/rec" --background "$work/bg/c-corrupt.png" --out "$work/o4"
+# A small valid recording (8-bit RGB colour, 16-bit depth: a near square before a far wall).
+python3 - "$work/good-rec" <<'PY'
+import os, struct, sys, zlib
+def png(path, width, height, depth_bits, colour_type, rows):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    raw = b"".join(b"\0" + row for row in rows)
+    ihdr = struct.pack(">IIBBBBB", width, height, depth_bits, colour_type, 0, 0, 0)
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+root = sys.argv[1]
+os.makedirs(root + "/color"); os.makedirs(root + "/depth")
+open(root + "/recording.ini", "w").write("[depth]\nunit_mm = 1.0\nregistered = true\n")
+w, h = 64, 48
+for frame in range(2):
+    colour = [b"".join(bytes([x * 4 % 256, y * 5 % 256, 128]) for x in range(w)) for y in range(h)]
+    depth = [b"".join(struct.pack(">H", 1200 if 16 <= x < 48 and 8 <= y < 44 else 3000) for x in range(w)) for y in range(h)]
+    png("%s/color/%06d.png" % (root, frame), w, h, 8, 2, colour)
+    png("%s/depth/%06d.png" % (root, frame), w, h, 16, 0, depth)
+PY
+expect "render a small recording" 0 "2 frames" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/o0" --matte-out "$work/m0"
+expect "near square is in the matte, wall is not" 0 "^255 0$" -- python3 -c "
+import zlib,struct,sys
+d=open('$work/m0/000000.png','rb').read()
+ihdr=d[16:24]; w,h=struct.unpack('>II',ihdr)
+i=8; idat=b''
+while i<len(d):
+    n=struct.unpack('>I',d[i:i+4])[0]; k=d[i+4:i+8]
+    if k==b'IDAT': idat+=d[i+8:i+8+n]
+    i+=12+n
+raw=zlib.decompress(idat)
+# Rows are filtered; the matte rows of interest use filter 0 or simple ones: unfilter properly.
+stride=w; rows=[]; prev=bytearray(stride)
+for y in range(h):
+    f=raw[y*(stride+1)]; line=bytearray(raw[y*(stride+1)+1:(y+1)*(stride+1)])
+    for x in range(stride):
+        a=line[x-1] if x else 0; b=prev[x]; c=prev[x-1] if x else 0
+        if f==1: line[x]=(line[x]+a)&255
+        elif f==2: line[x]=(line[x]+b)&255
+        elif f==3: line[x]=(line[x]+(a+b)//2)&255
+        elif f==4:
+            p=a+b-c; pa=abs(p-a); pb=abs(p-b); pc=abs(p-c)
+            pr=a if pa<=pb and pa<=pc else (b if pb<=pc else c)
+            line[x]=(line[x]+pr)&255
+    rows.append(line); prev=line
+print(rows[26][32], rows[2][2])
+"
+expect "missing backdrop image" 2 "missing.png" -- "$backdrop" render "$work/good-rec" --background "$work/missing.png" --out "$work/o3"
+expect "corrupt backdrop image" 2 "c-corrupt.png" -- "$backdrop" render "$work/good-rec" --background "$work/bg/c-corrupt.png" --out "$work/o4"
 expect "render needs --out" 2 "--out" -- "$backdrop" render "$work/rec" --background "$good_png"
 
 if [ -d "$rgbd/pcl_five_people" ]; then
