@@ -58,9 +58,6 @@ public final class KMSSink: FrameSink {
         if options.blend == .plane && !usePlane { throw .unsupported("no overlay plane with alpha on \(output.connectorName)") }
         self.card = card
         self.output = output
-        flipEvents = .allocate(capacity: 8)
-        fence = .allocate(capacity: 1)
-        fence.pointee = -1
         writebackAvailable = output.writebackConnectorID != nil
         writebackBuffer = options.writeback && output.writeback != nil
             ? try DumbBuffer(card: card, format: .xrgb8888, size: size) : nil
@@ -93,6 +90,10 @@ public final class KMSSink: FrameSink {
             }
         }
         guard let chosen else { throw lastError }
+        // Raw allocations last, so a throwing init above leaks nothing.
+        flipEvents = .allocate(capacity: 8)
+        fence = .allocate(capacity: 1)
+        fence.pointee = -1
         slots = chosen.slots
         backdrop = chosen.backdrop
         blend = chosen.plane ? .plane(premultiplied: premultiplied) : .cpu
