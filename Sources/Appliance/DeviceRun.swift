@@ -1,11 +1,213 @@
 import Backgrounds
+import Capture
+import Compose
+import Controls
+import Frames
+import ImageCodec
 import KernelIO
+import Pipeline
+import Scanout
 import Settings
 
-/// `source = v4l2`: real cameras and display. Filled in with the device adapters.
+/// `source = v4l2`, `sink = kms`: the appliance on real devices. The display is opened first (and
+/// waited for), so the box can say what is wrong on screen; then the buttons and the cameras.
+/// The camera going away keeps the loop alive: a notice is shown and the camera is reopened
+/// with back-off until it returns.
 enum DeviceRun {
-    static func run(settings: Settings, configPath: String, assembly: PipelineAssembly, backdrops: BackgroundLibrary,
+    static func run(settings: Settings, configPath: String, assembly: PipelineAssembly, backdrops initialBackdrops: BackgroundLibrary,
                     signals: borrowing SignalChannel, frames: Int) throws(CommandFailure) {
-        throw .runtime("[camera] source = v4l2 is not available in this build yet; use source = synthetic or recording")
+        guard settings.output.sink == .kms else {
+            throw .invalidInput("[camera] source = v4l2 needs [output] sink = kms in this build")
+        }
+        var stopping = false
+        let sink: KMSSink
+        do throws(ScanoutError) {
+            sink = try KMSSink.open(options: sinkOptions(settings.output),
+                                    waiting: { Log.info("no display connected; waiting for one (plug in HDMI)") },
+                                    keepWaiting: {
+                                        handleSignals(signals, stopping: &stopping, statistics: nil)
+                                        return !stopping
+                                    })
+        } catch {
+            throw .runtime(error.message)
+        }
+        Log.info(sink.summary)
+        // Backdrops are prescaled once to the mode the display granted.
+        let backdrops = initialBackdrops.outputSize == sink.outputSize ? initialBackdrops
+            : BackdropChoice.library(settings: settings, outputSize: sink.outputSize)
+        let blendsOnDisplay: Bool
+        if case .plane = sink.blend { blendsOnDisplay = true } else { blendsOnDisplay = false }
+        if blendsOnDisplay { copyBackdrop(backdrops.current, into: sink.backdropView) }
+        let buttons = ButtonControls.open(settings.buttons)
+
+        var opened: V4L2Source? = nil
+        var backoff = ReopenBackoff()
+        while opened == nil && !stopping {
+            do throws(CaptureError) {
+                opened = try V4L2Source(configuration: sourceConfiguration(settings.camera))
+            } catch {
+                if backoff.attempts == 0 { Log.warning("camera: \(error.message); retrying until one appears") }
+                backoff.failed(now: MonotonicClock.nowNanoseconds())
+                showNotice("NO CAMERA", sink: sink, backdrop: backdrops.current, layer: blendsOnDisplay)
+                sleepUntilDue(&backoff, signals: signals, stopping: &stopping)
+            }
+        }
+        guard let source = opened else { return }
+        Log.info(source.summary)
+        let tolerance = settings.sync.toleranceNanoseconds(fps: source.frameRate)
+        let processor = try assembly.makeProcessor(colorFormat: source.colorFormat, colorSize: source.colorSize,
+                                                   depthSize: source.depthSize, outputSize: sink.outputSize,
+                                                   fit: settings.background.fit, matte: settings.matte, projection: nil)
+        processor.setWritesLayer(blendsOnDisplay)
+        let runner: PipelineRunner<V4L2Source, KMSSink>
+        do throws(SystemError) {
+            runner = try PipelineRunner(source: source, sink: sink, processor: processor, pacing: .live,
+                                        syncToleranceNanoseconds: tolerance, backdrop: { backdrops.current })
+            try runner.start(computeCPUMask: assembly.computeCPUMask, realtimePriority: assembly.realtimePriority)
+        } catch {
+            throw .runtime("cannot start the pipeline: \(error.message)")
+        }
+        if assembly.realtimePriority > 0 && (runner.computeRefusedRealtime || processor.refusedRealtime) {
+            Log.warning("real-time priority was not permitted (needs CAP_SYS_NICE or root); running at normal priority")
+        }
+        Log.info("running: matte \(settings.matte.mode.name), blend \(blendsOnDisplay ? "on the display" : "on the CPU"), "
+                 + "\(processor.bandCount) compute band(s)")
+
+        var current = settings
+        var photoPending = false
+        while !stopping {
+            let ending = runner.run(frameLimit: frames) {
+                handleSignals(signals, stopping: &stopping, statistics: runner.statistics) {
+                    current = LiveRun.reload(configPath, current: current, processor: processor)
+                }
+                if stopping { return false }
+                buttons?.poll { intent in
+                    Log.info("button: \(intent.name)")
+                    switch intent {
+                    case .nextBackdrop, .previousBackdrop:
+                        if intent == .nextBackdrop { backdrops.next() } else { backdrops.previous() }
+                        if blendsOnDisplay {
+                            runner.withIdleSink { sink in copyBackdrop(backdrops.current, into: sink.backdropView) }
+                        }
+                    case .toggleMatteView:
+                        processor.setMatteView(!processor.matteViewShown)
+                    case .takePhoto:
+                        photoPending = runner.withIdleSink { sink in sink.armWriteback() }
+                        if !photoPending { savePhoto(runner: runner, directory: current.photos.directory, fromWriteback: false) }
+                    }
+                }
+                if photoPending {
+                    photoPending = false
+                    savePhoto(runner: runner, directory: current.photos.directory, fromWriteback: true)
+                }
+                return true
+            }
+            guard ending == .disconnected, !stopping else { break }
+            Log.warning("camera disconnected; showing the notice and reopening it when it returns")
+            var reopenBackoff = ReopenBackoff()
+            while !stopping {
+                runner.presentBetweenFrames { view in
+                    drawNotice("CAMERA DISCONNECTED", into: view, backdrop: backdrops.current, layer: blendsOnDisplay)
+                }
+                let back = runner.withIdleSource { source -> Bool in
+                    do throws(CaptureError) { try source.reopen(); return true } catch { return false }
+                }
+                if back { Log.info("camera back: \(runner.withIdleSource { $0.summary })"); break }
+                reopenBackoff.failed(now: MonotonicClock.nowNanoseconds())
+                sleepUntilDue(&reopenBackoff, signals: signals, stopping: &stopping)
+            }
+            if frames > 0 && runner.pairsHandedOff >= frames { break }
+        }
+        runner.stop()
+        StandardOutput.line(runner.statistics.report)
+        if let summary = runner.finishSink() { Log.info(summary) }
+    }
+
+    static func sinkOptions(_ output: OutputSettings) -> KMSSinkOptions {
+        var options = KMSSinkOptions()
+        if case .named(let path) = output.card { options.card = path }
+        options.mode = output.mode
+        switch output.blend {
+        case .auto: options.blend = .auto
+        case .cpu: options.blend = .cpu
+        case .plane: options.blend = .plane
+        }
+        options.writeback = output.writeback
+        return options
+    }
+
+    static func sourceConfiguration(_ camera: CameraSettings) -> V4L2SourceConfiguration {
+        func choice(_ device: DeviceChoice) -> NodeChoice {
+            if case .named(let path) = device { return .path(path) }
+            return .auto
+        }
+        return V4L2SourceConfiguration(color: choice(camera.colorDevice), depth: choice(camera.depthDevice),
+                                       size: camera.size, colorFormat: CaptureFormat.parse(camera.colorFormat.name),
+                                       framesPerSecond: camera.fps, depthUnitMM: Float(camera.depthUnitMM))
+    }
+
+    /// Reads the signals between frames: USR1 prints, HUP reloads (returns the new settings),
+    /// TERM/INT set `stopping`.
+    static func handleSignals(_ signals: borrowing SignalChannel, stopping: inout Bool, statistics: PipelineStatistics?,
+                              reload: (() -> Void)? = nil) {
+        let pending = signals.drain()
+        if pending.statistics, let statistics { StandardOutput.line(statistics.report) }
+        if pending.reload { reload?() }
+        if let signal = pending.stop {
+            Log.info("stopping on signal \(signal)")
+            stopping = true
+        }
+    }
+
+    static func sleepUntilDue(_ backoff: inout ReopenBackoff, signals: borrowing SignalChannel, stopping: inout Bool) {
+        while !backoff.isDue(now: MonotonicClock.nowNanoseconds()) {
+            handleSignals(signals, stopping: &stopping, statistics: nil)
+            if stopping { return }
+            MonotonicClock.sleep(nanoseconds: 50_000_000)
+        }
+    }
+
+    static func copyBackdrop(_ backdrop: ImageView, into target: ImageView?) {
+        guard let target, target.size == backdrop.size else { return }
+        for row in 0..<target.size.height {
+            target.row(row).copyMemory(from: backdrop.row(row), byteCount: target.size.width * 4)
+        }
+    }
+
+    /// A message over the backdrop (CPU blend) or on a transparent camera layer (display blend).
+    static func drawNotice(_ message: String, into view: ImageView, backdrop: ImageView, layer: Bool) {
+        if layer {
+            for row in 0..<view.size.height { view.row(row).initializeMemory(as: UInt8.self, repeating: 0, count: view.size.width * 4) }
+        } else {
+            copyBackdrop(backdrop, into: view)
+        }
+        _ = TextOverlay().draw(message, into: view)
+    }
+
+    /// Before the pipeline exists (no camera yet): draw into a free scanout slot and flip it.
+    static func showNotice(_ message: String, sink: KMSSink, backdrop: ImageView, layer: Bool) {
+        let slot = (0..<sink.slotCount).first { sink.queue.isFree($0) } ?? 0
+        drawNotice(message, into: sink.outputView(slot: slot), backdrop: backdrop, layer: layer)
+        _ = sink.present(slot: slot, stamp: FrameStamp(nanoseconds: MonotonicClock.nowNanoseconds(), sequence: 0))
+    }
+
+    /// Saves what the screen shows as JPEG in the photos folder: the writeback capture when the
+    /// display has one, else the last composed frame.
+    static func savePhoto(runner: PipelineRunner<V4L2Source, KMSSink>, directory: String, fromWriteback: Bool) {
+        do throws(CommandFailure) { try OutputDirectory.create(directory) } catch {
+            Log.warning("photo not saved: \(error.message)")
+            return
+        }
+        let path = directory + "/photo-" + "\(MonotonicClock.nowNanoseconds() / 1_000_000)" + ".jpg"
+        let failure: String? = runner.withIdleSink { sink -> String? in
+            func write(_ view: ImageView) -> String? {
+                do throws(ImageError) { try JPEGEncoder.write(view, to: path); return nil } catch { return error.message }
+            }
+            if fromWriteback {
+                return sink.withWriteback(timeoutMS: 500) { write($0) } ?? "the display did not deliver the capture"
+            }
+            return write(sink.outputView(slot: runner.lastComposedSlot))
+        }
+        if let failure { Log.warning("photo not saved: \(failure)") } else { Log.info("photo saved: \(path)") }
     }
 }

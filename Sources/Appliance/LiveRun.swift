@@ -36,18 +36,11 @@ enum LiveRun {
         var current = settings
         var stopSignal: Int32? = nil
         runner.run(frameLimit: frames) {
-            while let signal = signals.next() {
-                switch signal {
-                case SignalChannel.user1:
-                    StandardOutput.line(runner.statistics.report)
-                case SignalChannel.hangUp:
-                    current = reload(configPath, current: current, processor: processor)
-                default:
-                    stopSignal = signal
-                    return false
-                }
-            }
-            return true
+            let pending = signals.drain()
+            if pending.statistics { StandardOutput.line(runner.statistics.report) }
+            if pending.reload { current = reload(configPath, current: current, processor: processor) }
+            stopSignal = pending.stop
+            return stopSignal == nil
         }
         runner.stop()
         if let stopSignal { Log.info("stopping on signal \(stopSignal)") }

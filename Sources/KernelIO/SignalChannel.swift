@@ -24,6 +24,19 @@ public struct SignalChannel: ~Copyable {
         return signal > 0 ? signal : nil
     }
 
+    /// Reads every pending signal without blocking.
+    public func drain() -> PendingSignals {
+        var pending = PendingSignals()
+        while let signal = next() {
+            switch signal {
+            case Self.hangUp: pending.reload = true
+            case Self.user1: pending.statistics = true
+            default: pending.stop = signal
+            }
+        }
+        return pending
+    }
+
     public func withRawValue<R>(_ body: (Int32) -> R) -> R { body(fd) }
 
     deinit { _ = bk_close(fd) }

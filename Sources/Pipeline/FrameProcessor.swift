@@ -16,6 +16,9 @@ public final class FrameProcessor {
     private let bands: BandWorkers
     /// Set from the controls thread; read once per frame.
     private let showMatte = Atomic<Bool>(false)
+    /// True when the display blends: compose writes only the premultiplied camera layer and the
+    /// backdrop stays on its own plane.
+    private var writesLayer = false
 
     // The frame being composed, set before the bands start and read by every band.
     private var camera: ImageView
@@ -46,6 +49,10 @@ public final class FrameProcessor {
     public var alphaView: ImageView { alpha.view }
     public var subjectDistanceMM: Int? { matte.subjectDistanceMM }
 
+    /// Switches between a finished frame (CPU blend) and a premultiplied ARGB camera layer for a
+    /// display that blends it over the backdrop plane. Call before the first frame.
+    public func setWritesLayer(_ on: Bool) { writesLayer = on }
+
     public func setMatteView(_ on: Bool) { showMatte.store(on, ordering: .relaxed) }
     public var matteViewShown: Bool { showMatte.load(ordering: .relaxed) }
 
@@ -69,6 +76,8 @@ public final class FrameProcessor {
         let rows = bands.rows(ofBand: band, total: outputSize.height)
         if showMatte.load(ordering: .relaxed) {
             compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows)
+        } else if writesLayer {
+            compositor.writePremultipliedLayer(camera: camera, alpha: alpha.view, into: output, rows: rows)
         } else {
             compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows)
         }

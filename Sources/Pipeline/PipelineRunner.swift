@@ -107,6 +107,42 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
 
     public func finishSink() -> String? { sink.finish() }
 
+    /// Lends the sink to the I/O thread between frames (compute is idle for the duration), e.g.
+    /// to show a message screen while the camera is away.
+    public func withIdleSink<R>(_ body: (inout Sink) -> R) -> R {
+        computeIdle.semaphore.wait()
+        defer { computeIdle.semaphore.post() }
+        giveBackFinished()
+        return body(&sink)
+    }
+
+    /// Draws into the next output slot and presents it from the I/O thread while compute is idle:
+    /// message screens ("camera disconnected") that keep the display alive without camera frames.
+    @discardableResult
+    public func presentBetweenFrames(_ draw: (ImageView) -> Void) -> UInt64? {
+        computeIdle.semaphore.wait()
+        defer { computeIdle.semaphore.post() }
+        giveBackFinished()
+        draw(sink.outputView(slot: outputSlot))
+        let shown = sink.present(slot: outputSlot, stamp: FrameStamp(nanoseconds: MonotonicClock.nowNanoseconds(), sequence: 0))
+        outputSlot = (outputSlot + 1) % sink.slotCount
+        return shown
+    }
+
+    /// The slot of the most recently composed frame (what a photo of the screen shows).
+    public var lastComposedSlot: Int { (outputSlot + sink.slotCount - 1) % sink.slotCount }
+
+    /// Lends the source between frames with every slot given back, e.g. to reopen a camera.
+    public func withIdleSource<R>(_ body: (inout Source) -> R) -> R {
+        computeIdle.semaphore.wait()
+        defer { computeIdle.semaphore.post() }
+        giveBackFinished()
+        var released = SlotList()
+        sync.drain(into: &released)
+        release(released)
+        return body(&source)
+    }
+
     private func handOff(_ pair: SyncPair) {
         let now = MonotonicClock.nowNanoseconds()
         switch pacing {

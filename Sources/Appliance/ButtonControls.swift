@@ -1,0 +1,71 @@
+import Buttons
+import CKernel
+import Controls
+import KernelIO
+import Settings
+
+/// The three buttons as intents: GPIO edges from the panel through the classifier (debounce,
+/// short/long/held). Polled by the I/O loop between frames; never blocks.
+final class ButtonControls {
+    private let panel: ButtonPanel
+    private var classifier: ButtonClassifier
+
+    /// Opens the lines `[buttons]` and board/<board>/buttons.conf name. A box whose buttons cannot
+    /// be opened still runs: nil, with a warning that says what to fix.
+    static func open(_ settings: ButtonSettings) -> ButtonControls? {
+        var wiring = ButtonWiring()
+        let boardFile = BoardDirectory.path(board: settings.board, file: "buttons.conf")
+        if let boardFile {
+            do throws(SystemError) {
+                let text = try WholeFile.text(boardFile)
+                do throws(ButtonError) { wiring = try ButtonBoardFile.parse(text) } catch {
+                    Log.warning("\(boardFile): \(error.message); buttons off")
+                    return nil
+                }
+            } catch {
+                Log.warning("cannot read \(boardFile): \(error.message); buttons off")
+                return nil
+            }
+        }
+        for (role, line) in [(ButtonRole.next, settings.next), (.previous, settings.previous), (.shutter, settings.shutter)] {
+            guard let line else { continue }
+            guard let address = ButtonLineAddress.parse(line) else {
+                Log.warning("[buttons] \(role.name) = \(line): not a line name or chip:offset; buttons off")
+                return nil
+            }
+            wiring.setLine(role, address)
+        }
+        do throws(ButtonError) {
+            let panel = try ButtonPanel(wiring: wiring, debounceMS: settings.debounceMS)
+            Log.info(panel.summary)
+            return ButtonControls(panel: panel, settings: settings)
+        } catch {
+            Log.warning("buttons off: \(error.message) (check [buttons] in the config and board/\(settings.board)/buttons.conf)")
+            return nil
+        }
+    }
+
+    private init(panel: ButtonPanel, settings: ButtonSettings) {
+        self.panel = panel
+        classifier = ButtonClassifier(debounceMS: panel.softwareDebounceMS, longPressMS: settings.longPressMS)
+    }
+
+    /// Reads what the buttons did since the last call and hands each intent to `act`.
+    func poll(_ act: (ButtonIntent) -> Void) {
+        let ready = panel.withDescriptor { bk_poll_readable($0, 0) == 1 }
+        if ready {
+            do throws(ButtonError) {
+                try panel.readEdges { edge in
+                    classifier.handle(edge) { gesture in
+                        if let intent = ButtonIntent.forGesture(gesture) { act(intent) }
+                    }
+                }
+            } catch {
+                Log.warning("buttons: \(error.message)")
+            }
+        }
+        classifier.advance(to: MonotonicClock.nowNanoseconds()) { gesture in
+            if let intent = ButtonIntent.forGesture(gesture) { act(intent) }
+        }
+    }
+}
