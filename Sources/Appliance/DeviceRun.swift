@@ -191,17 +191,17 @@ enum DeviceRun {
         _ = sink.present(slot: slot, stamp: FrameStamp(nanoseconds: MonotonicClock.nowNanoseconds(), sequence: 0))
     }
 
-    /// Saves what the screen shows as JPEG in the photos folder: the writeback capture when the
+    /// Saves what the screen shows as PNG (lossless: exactly what was shown) in the photos folder: the writeback capture when the
     /// display has one, else the last composed frame.
     static func savePhoto(runner: PipelineRunner<V4L2Source, KMSSink>, directory: String, fromWriteback: Bool) {
         do throws(CommandFailure) { try OutputDirectory.create(directory) } catch {
             Log.warning("photo not saved: \(error.message)")
             return
         }
-        let path = directory + "/photo-" + "\(MonotonicClock.nowNanoseconds() / 1_000_000)" + ".jpg"
+        let path = directory + "/photo-" + "\(MonotonicClock.nowNanoseconds() / 1_000_000)" + ".png"
         let failure: String? = runner.withIdleSink { sink -> String? in
             func write(_ view: ImageView) -> String? {
-                do throws(ImageError) { try JPEGEncoder.write(view, to: path); return nil } catch { return error.message }
+                do throws(ImageError) { try PNGEncoder.write(view, to: path); return nil } catch { return error.message }
             }
             if fromWriteback {
                 return sink.withWriteback(timeoutMS: 500) { write($0) } ?? "the display did not deliver the capture"
