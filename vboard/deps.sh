@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(
   linux-source-6.1 v4l2loopback-dkms
   qemu-system-x86 qemu-system-arm qemu-utils
-  gcc make gcc-aarch64-linux-gnu libc6-dev bc flex bison libelf-dev libssl-dev cpio xz-utils kmod
+  gcc make gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev bc flex bison libelf-dev libssl-dev cpio xz-utils kmod
   busybox-static v4l-utils libdrm-tests libdrm-dev pkg-config gpiod dosfstools mtools python3
 )
 missing=()
