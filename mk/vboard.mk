@@ -2,7 +2,8 @@
 #   make vboard [ARCH=arm64]          build (or reuse from /var/cache/backdrop-vboard) the board
 #   make vboard-test [ARCH=arm64]     boot it and run the guest self-test
 #   make vboard-test-all              both architectures, as `make test` runs it
-VBOARD_ARCH = $(or $(ARCH),x86_64)
+# ARCH is shared with mk/firmware.mk, which calls x86_64 "amd64" (Debian's name); both mean the same board.
+VBOARD_ARCH = $(patsubst amd64,x86_64,$(or $(ARCH),x86_64))
 
 .PHONY: vboard vboard-test vboard-test-all
 vboard:

@@ -12,6 +12,7 @@ set -euo pipefail
 # The body is one function so bash parses all of it first: editing this file mid-build is then safe.
 main() {
 arch=${1:?usage: build.sh x86_64|arm64}
+[ "$arch" != amd64 ] || arch=x86_64
 self=${BASH_SOURCE[0]}
 here=$(cd "$(dirname "$self")" && pwd)
 repo=$(dirname "$here")
