@@ -482,7 +482,7 @@ def main():
     parser.add_argument("--package", default=".")
     parser.add_argument("--out", required=True, help="output folder (binary, report.txt, obj/)")
     parser.add_argument("--sysroot", help="target sysroot (arm64)")
-    parser.add_argument("--opt", default="-O", choices=["-O", "-Osize", "-Ounchecked"])
+    parser.add_argument("--opt", default="-O", choices=["-O", "-Osize", "-Ounchecked", "-Onone"])
     parser.add_argument("--simd-modules", default="Matte,Compose")
     parser.add_argument("--print-plan", action="store_true", help="print the module order and exit")
     parser.add_argument("--print-apt", action="store_true",

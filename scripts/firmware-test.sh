@@ -10,7 +10,7 @@ root=$PWD
 export PATH="/opt/swift/usr/bin:$PATH"
 fw="$root/scripts/firmware.sh"
 compare="$root/scripts/firmware-compare.py"
-data="$root/../shared/data/rgbd"
+data=${FIRMWARE_RGBD:-$root/../shared/data/rgbd}
 work="$root/build/firmware/test"
 passed=0
 failed=0
@@ -19,8 +19,7 @@ pass() { echo "PASS $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 finish() {
     echo "firmware: $passed passed, $failed failed"
-    ((failed == 0))
-    exit
+    exit $((failed == 0 ? 0 : 1))
 }
 
 for arch in amd64 arm64; do
