@@ -151,7 +151,7 @@ fi
 
 log "making initramfs"
 ir=$out.tmp/initramfs
-mkdir -p "$ir"/{bin,sbin,dev,proc,sys,tmp,host,job,newroot,rw,lib/modules}
+mkdir -p "$ir"/{bin,sbin,dev,proc,sys,tmp,host,guestroot,job,newroot,rw,lib/modules}
 if [ "$arch" = x86_64 ]; then
   cp /bin/busybox "$ir/bin/busybox"
 else
@@ -169,4 +169,4 @@ log "ready in $(( $(date +%s) - t0 )) s: $out"
 echo "$out"
 }
 
-main "$@"
+main "$@"; exit $?
