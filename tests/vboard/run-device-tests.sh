@@ -11,7 +11,11 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 scratch=${SCRATCH:-$repo/.build}
 export PATH=/opt/swift/usr/bin:$PATH
 cd "$repo"
-swift build --build-tests --scratch-path "$scratch" >/dev/null
+if ! build_log=$(swift build --build-tests --scratch-path "$scratch" 2>&1); then
+    grep -E "error:" <<<"$build_log" | head -20
+    echo "FAIL vboard $name: the test bundle did not build"
+    exit 1
+fi
 bundle=$scratch/debug/BackdropPackageTests.xctest
 [ -x "$bundle" ] || { echo "FAIL vboard $name: no test bundle at $bundle"; exit 1; }
 set +e
