@@ -73,16 +73,14 @@ enum RenderCommand {
     static func projection(recording: Recording, settings: Settings) -> DepthProjection? {
         guard !recording.registered else { return nil }
         let camera = settings.camera
-        guard let depth = camera.depthIntrinsics ?? recording.intrinsics.map({
-                  CameraIntrinsics(fx: Double($0.fx), fy: Double($0.fy), cx: Double($0.cx), cy: Double($0.cy)) }),
-              let colour = camera.colorIntrinsics else {
+        guard let depth = camera.depthIntrinsics ?? recording.intrinsics, let colour = camera.colorIntrinsics else {
             Log.warning("depth is not registered to colour but no colour intrinsics are configured; "
                         + "using depth as if registered (set [camera] color_fx/fy/cx/cy)")
             return nil
         }
         return DepthProjection(
-            depth: .init(fx: Float(depth.fx), fy: Float(depth.fy), cx: Float(depth.cx), cy: Float(depth.cy)),
-            colour: .init(fx: Float(colour.fx), fy: Float(colour.fy), cx: Float(colour.cx), cy: Float(colour.cy)),
+            depth: depth,
+            colour: colour,
             translationMM: SIMD3<Float>(Float(camera.depthToColor.xMM), Float(camera.depthToColor.yMM),
                                         Float(camera.depthToColor.zMM)))
     }

@@ -23,7 +23,7 @@ public struct Recording {
 
     public var unitMM: Float { settings.unitMM }
     public var registered: Bool { settings.registered }
-    public var intrinsics: RecordingIntrinsics? { settings.intrinsics }
+    public var intrinsics: PinholeIntrinsics? { settings.intrinsics }
     public var frameRate: Int { settings.frameRate }
 
     public static func open(_ path: String) throws(RecordingError) -> Recording {

@@ -1,3 +1,4 @@
+import Frames
 import CInih
 
 /// The contents of a recording's recording.ini:
@@ -18,7 +19,7 @@ import CInih
 public struct RecordingSettings: Equatable {
     public var unitMM: Float = 1.0
     public var registered = true
-    public var intrinsics: RecordingIntrinsics?
+    public var intrinsics: PinholeIntrinsics?
     public var frameRate = 30
     public var warnings: [String] = []
 
@@ -43,7 +44,7 @@ public struct RecordingSettings: Equatable {
         let parts = [parser.fx, parser.fy, parser.cx, parser.cy]
         let given = parts.filter { $0 != nil }.count
         if given == 4 {
-            settings.intrinsics = RecordingIntrinsics(fx: parts[0]!, fy: parts[1]!, cx: parts[2]!, cy: parts[3]!)
+            settings.intrinsics = PinholeIntrinsics(fx: parts[0]!, fy: parts[1]!, cx: parts[2]!, cy: parts[3]!)
         } else if given > 0 {
             throw .badSettings(path: path, detail: "[intrinsics] needs all of fx, fy, cx and cy")
         }

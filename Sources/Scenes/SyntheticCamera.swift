@@ -1,21 +1,10 @@
-/// A pinhole camera of the synthetic scene, in pixels of its own image (pixel centres at
-/// integers). Y points down, Z away from the camera, millimetres.
-public struct SyntheticCamera: Equatable, Sendable {
-    public var fx: Float
-    public var fy: Float
-    public var cx: Float
-    public var cy: Float
+import Frames
 
-    public init(fx: Float, fy: Float, cx: Float, cy: Float) {
-        self.fx = fx
-        self.fy = fy
-        self.cx = cx
-        self.cy = cy
-    }
-
+/// The synthetic scene's cameras: pinholes with Y down, Z away from the camera, millimetres.
+public enum SyntheticCamera {
     /// A 69 degree horizontal field of view with square pixels, like a RealSense colour stream.
-    public static func typical(width: Int, height: Int) -> SyntheticCamera {
+    public static func typical(width: Int, height: Int) -> PinholeIntrinsics {
         let focal = Float(width) * 0.728
-        return SyntheticCamera(fx: focal, fy: focal, cx: Float(width - 1) / 2, cy: Float(height - 1) / 2)
+        return PinholeIntrinsics(fx: focal, fy: focal, cx: Float(width - 1) / 2, cy: Float(height - 1) / 2)
     }
 }

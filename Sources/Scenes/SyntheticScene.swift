@@ -18,8 +18,8 @@ public final class SyntheticScene {
     public let seed: UInt64
     public let colourSize: FrameSize
     public let depthSize: FrameSize
-    public let colourCamera: SyntheticCamera
-    public let depthCamera: SyntheticCamera
+    public let colourCamera: PinholeIntrinsics
+    public let depthCamera: PinholeIntrinsics
     /// The colour camera's optical centre in the depth camera's frame, millimetres (zero when the
     /// depth is registered to colour).
     public let colourOffsetMM: SIMD3<Float>
@@ -56,7 +56,7 @@ public final class SyntheticScene {
         let colourCamera = SyntheticCamera.typical(width: colourSize.width, height: colourSize.height)
         let sx = Float(depth.width) / Float(colourSize.width)
         let sy = Float(depth.height) / Float(colourSize.height)
-        let depthCamera = SyntheticCamera(fx: colourCamera.fx * sx, fy: colourCamera.fy * sy,
+        let depthCamera = PinholeIntrinsics(fx: colourCamera.fx * sx, fy: colourCamera.fy * sy,
                                           cx: (colourCamera.cx + 0.5) * sx - 0.5,
                                           cy: (colourCamera.cy + 0.5) * sy - 0.5)
         self.init(seed: seed, colourSize: colourSize, colourCamera: colourCamera, depthSize: depth,
@@ -64,8 +64,8 @@ public final class SyntheticScene {
     }
 
     /// Depth not registered: two pinholes and where the colour camera sits in the depth frame.
-    public init(seed: UInt64, colourSize: FrameSize, colourCamera: SyntheticCamera, depthSize: FrameSize,
-                depthCamera: SyntheticCamera, colourOffsetMM: SIMD3<Float>) {
+    public init(seed: UInt64, colourSize: FrameSize, colourCamera: PinholeIntrinsics, depthSize: FrameSize,
+                depthCamera: PinholeIntrinsics, colourOffsetMM: SIMD3<Float>) {
         self.seed = seed
         self.colourSize = colourSize
         self.depthSize = depthSize
@@ -168,7 +168,7 @@ public final class SyntheticScene {
     }
 
     /// Pixel box of a shape seen by a camera whose frame has the colour camera at `offset`.
-    private func box(of shape: SyntheticShape, camera: SyntheticCamera, offset: SIMD3<Float>) -> SIMD4<Int32> {
+    private func box(of shape: SyntheticShape, camera: PinholeIntrinsics, offset: SIMD3<Float>) -> SIMD4<Int32> {
         let (ex, ey) = shape.halfExtent
         let z = shape.z + offset.z
         let u0 = camera.fx * (shape.centreX - ex + offset.x) / z + camera.cx

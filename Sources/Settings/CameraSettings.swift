@@ -58,8 +58,8 @@ public struct CameraSettings: Equatable, Sendable {
     /// True when the depth stream is already aligned pixel for pixel to the colour stream.
     public var registered: Bool = true
     /// Set together with `colorIntrinsics` whenever `registered` is false.
-    public var depthIntrinsics: CameraIntrinsics? = nil
-    public var colorIntrinsics: CameraIntrinsics? = nil
+    public var depthIntrinsics: PinholeIntrinsics? = nil
+    public var colorIntrinsics: PinholeIntrinsics? = nil
     public var depthToColor = DepthToColorOffset()
 
     public init() {}

@@ -1,4 +1,6 @@
-/// Intrinsics as keys arrive one by one; only a complete set becomes `CameraIntrinsics`.
+import Frames
+
+/// Intrinsics as keys arrive one by one; only a complete set becomes `PinholeIntrinsics`.
 struct IntrinsicsDraft {
     var fx: Double? = nil
     var fy: Double? = nil
@@ -7,9 +9,9 @@ struct IntrinsicsDraft {
 
     var isEmpty: Bool { fx == nil && fy == nil && cx == nil && cy == nil }
 
-    var complete: CameraIntrinsics? {
+    var complete: PinholeIntrinsics? {
         guard let fx, let fy, let cx, let cy else { return nil }
-        return CameraIntrinsics(fx: fx, fy: fy, cx: cx, cy: cy)
+        return PinholeIntrinsics(fx: Float(fx), fy: Float(fy), cx: Float(cx), cy: Float(cy))
     }
 
     /// Key names (with `prefix`, e.g. "depth_") of the parameters not given.

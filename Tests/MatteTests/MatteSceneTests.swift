@@ -56,9 +56,9 @@ import Testing
         let colour = FrameSize(width: 640, height: 480)
         let depth = FrameSize(width: 320, height: 240)
         let colourCamera = SyntheticCamera.typical(width: colour.width, height: colour.height)
-        let depthCamera = SyntheticCamera(fx: 200, fy: 200, cx: 159.5, cy: 119.5)
+        let depthCamera = PinholeIntrinsics(fx: 200, fy: 200, cx: 159.5, cy: 119.5)
         let offset = SIMD3<Float>(50, 0, 0)
-        func pinhole(_ camera: SyntheticCamera) -> DepthProjection.Pinhole {
+        func pinhole(_ camera: PinholeIntrinsics) -> DepthProjection.Pinhole {
             DepthProjection.Pinhole(fx: camera.fx, fy: camera.fy, cx: camera.cx, cy: camera.cy)
         }
         func run(_ translation: SIMD3<Float>) -> SceneRun {

@@ -52,7 +52,7 @@ import Testing
         let recording = try Recording.open(fixture.path)
         #expect(recording.frameCount == 3 && recording.colorSize == size && recording.depthSize == size)
         #expect(recording.unitMM == 0.2 && !recording.registered && recording.frameRate == 15)
-        #expect(recording.intrinsics == RecordingIntrinsics(fx: 500, fy: 501.5, cx: 7.5, cy: 3.5))
+        #expect(recording.intrinsics == PinholeIntrinsics(fx: 500, fy: 501.5, cx: 7.5, cy: 3.5))
         #expect(recording.settings.warnings == ["unknown key [depth] colour_profile ignored"])
         let colour = PixelBuffer(format: .rgb24, size: size)
         let depth = PixelBuffer(format: .z16, size: size)

@@ -59,8 +59,8 @@ import Testing
         #expect(settings.camera.colorFormat == .nv12)
         #expect(settings.camera.depthUnitMM == 0.125)
         #expect(settings.camera.registered == false)
-        #expect(settings.camera.depthIntrinsics == CameraIntrinsics(fx: 385.5, fy: 385.5, cx: 320, cy: 240.25))
-        #expect(settings.camera.colorIntrinsics == CameraIntrinsics(fx: 615, fy: 615, cx: 321.5, cy: 239))
+        #expect(settings.camera.depthIntrinsics == PinholeIntrinsics(fx: 385.5, fy: 385.5, cx: 320, cy: 240.25))
+        #expect(settings.camera.colorIntrinsics == PinholeIntrinsics(fx: 615, fy: 615, cx: 321.5, cy: 239))
         #expect(settings.camera.depthToColor == DepthToColorOffset(xMM: -15))
         #expect(settings.output.sink == .file)
         #expect(settings.output.path == "out/demo.y4m")
@@ -266,7 +266,7 @@ import Testing
         let onlyDepth = Self.parse("[camera]\nregistered = false\n" + KeyRangeTests.depthSet)
         #expect(onlyDepth.problems.first?.hasSuffix("missing: color_fx, color_fy, color_cx, color_cy") == true)
         let both = Self.parse("[camera]\nregistered = false\n" + KeyRangeTests.depthSet + KeyRangeTests.colorSet)
-        #expect(both.settings?.camera.depthIntrinsics == CameraIntrinsics(fx: 500, fy: 500, cx: 300, cy: 200))
+        #expect(both.settings?.camera.depthIntrinsics == PinholeIntrinsics(fx: 500, fy: 500, cx: 300, cy: 200))
     }
 
     @Test func halfASetOfIntrinsicsIsAProblemEvenWhenRegistered() {
