@@ -100,19 +100,11 @@ public final class BackgroundLibrary {
     /// Entry names of `directory`, hidden ones (leading '.') left out, sorted by their bytes so the
     /// order does not depend on locale or Unicode normalisation.
     static func listFiles(_ directory: String) -> Result<[String], SystemError> {
-        let capacity = 1 << 20
-        var storage = [CChar](repeating: 0, count: capacity)
-        var used = 0
-        let count = storage.withUnsafeMutableBufferPointer { bk_list_directory(directory, $0.baseAddress, capacity, &used) }
-        if count < 0 { return .failure(SystemError("list \(directory)")) }
-        var names: [String] = []
-        var start = 0
-        storage.withUnsafeBufferPointer { bytes in
-            for index in 0..<used where bytes[index] == 0 {
-                let name = String(cString: bytes.baseAddress! + start)
-                if name.utf8.first != UInt8(ascii: ".") { names.append(name) }
-                start = index + 1
-            }
+        var names: [String]
+        do throws(SystemError) {
+            names = try DirectoryListing.names(in: directory).filter { $0.utf8.first != UInt8(ascii: ".") }
+        } catch {
+            return .failure(error)
         }
         names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return .success(names)

@@ -66,20 +66,8 @@ public enum DeviceProbe {
     }
 
     private static func videoNodeNames(in directory: String) -> [String] {
-        let capacity = 65536
-        var names: [String] = []
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
-            var used = 0
-            let count = bk_list_directory(directory, buffer.baseAddress!, capacity, &used)
-            guard count > 0 else { return }
-            var start = 0
-            for index in 0..<used where buffer[index] == 0 {
-                let name = String(cString: buffer.baseAddress! + start)
-                if name.hasPrefix("video") { names.append(name) }
-                start = index + 1
-            }
-        }
-        return names
+        let names = (try? DirectoryListing.names(in: directory, capacityBytes: 65536)) ?? []
+        return names.filter { $0.hasPrefix("video") }
     }
 
     /// A fixed-size, NUL-padded char array from a kernel struct as a String.

@@ -70,23 +70,7 @@ public final class KMSCard {
     public func dropMaster() { _ = drmDropMaster(fd) }
 
     private static func cardNames() -> [String] {
-        var storage = [CChar](repeating: 0, count: 4096)
-        var used = 0
-        let count = storage.withUnsafeMutableBufferPointer { buffer in
-            bk_list_directory("/dev/dri", buffer.baseAddress!, buffer.count, &used)
-        }
-        guard count > 0 else { return [] }
-        var names: [String] = []
-        var current: [UInt8] = []
-        for index in 0..<used {
-            if storage[index] == 0 {
-                let name = String(decoding: current, as: UTF8.self)
-                if name.hasPrefix("card") { names.append(name) }
-                current.removeAll()
-            } else {
-                current.append(UInt8(bitPattern: storage[index]))
-            }
-        }
+        let names = ((try? DirectoryListing.names(in: "/dev/dri", capacityBytes: 4096)) ?? []).filter { $0.hasPrefix("card") }
         // Number order, so "card10" does not come before "card2".
         return names.sorted { (Int($0.dropFirst(4)) ?? 0) < (Int($1.dropFirst(4)) ?? 0) }
     }

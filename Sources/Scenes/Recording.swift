@@ -75,19 +75,15 @@ public struct Recording {
         guard bk_is_directory(directory) == 1 else {
             throw .missingStream(path: directory, reason: "folder missing (a recording has color/ and depth/)")
         }
-        let capacity = 4 << 20
-        var storage = [CChar](repeating: 0, count: capacity)
-        var used = 0
-        let count = storage.withUnsafeMutableBufferPointer { bk_list_directory(directory, $0.baseAddress, capacity, &used) }
-        if count < 0 { throw .missingStream(path: directory, reason: "cannot list: " + Errno.current.description) }
+        let names: [String]
+        do throws(SystemError) {
+            names = try DirectoryListing.names(in: directory, capacityBytes: 4 << 20)
+        } catch {
+            throw .missingStream(path: directory, reason: "cannot list: " + error.errno.description)
+        }
         var frames: [(number: Int, name: String)] = []
-        var start = 0
-        storage.withUnsafeBufferPointer { bytes in
-            for index in 0..<used where bytes[index] == 0 {
-                let name = String(cString: bytes.baseAddress! + start)
-                if let number = frameNumber(name) { frames.append((number, name)) }
-                start = index + 1
-            }
+        for name in names {
+            if let number = frameNumber(name) { frames.append((number, name)) }
         }
         frames.sort { $0.number < $1.number }
         return frames.map { $0.name }
