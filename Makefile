@@ -9,7 +9,7 @@ SWIFT_FLAGS := -c release -Xswiftc -enable-testing
 RELEASE := $(SWIFT) build $(SWIFT_FLAGS)
 BACKDROP := .build/release/backdrop
 
-.PHONY: demo test deps build unit embedded-host cli-test
+.PHONY: demo test deps build unit cli-test devices-test vboard-x86_64
 deps:
 	@bash scripts/deps.sh
 
@@ -29,10 +29,22 @@ unit: deps
 cli-test: build
 	bash tests/cli.sh $(BACKDROP)
 
+# The device adapters against real kernel drivers on the virtual board (x86_64 guest running the
+# host-built debug test bundle: its fault injection exists in debug builds only), and the shim
+# compiled against libgpiod 2.x headers.
+devices-test: deps vboard-x86_64
+	bash tests/gpiod2-compile.sh
+	bash tests/vboard/capture.sh
+	bash tests/vboard/scanout.sh
+	bash tests/vboard/buttons.sh
+
+vboard-x86_64:
+	@bash vboard/build.sh x86_64
+
 include $(wildcard mk/*.mk)
 
 # README command 2: every test. Unit tests, the command-line checks, the Embedded builds
 # (host binary runs the demo; arm64 binary compared byte for byte under qemu-aarch64) and the
 # virtual board.
-test: unit cli-test $(TEST_EXTRA)
+test: unit cli-test vboard-test-all devices-test $(TEST_EXTRA)
 	@echo "make test: all stages passed"
