@@ -165,6 +165,9 @@ rm -rf "$ir"
 cp "$kdir/kernel" "$kdir/kernel.release" "$kdir/config" "$out.tmp/"
 touch "$out.tmp/done"
 rm -rf "$out"; mv "$out.tmp" "$out"
+# Keep the few newest boards per arch (another checkout may still boot one), drop older ones.
+ls -dt "$cache/$arch"-*/ "$cache/kernel-$arch"-*/ 2>/dev/null | awk -F/ '{ k = ($(NF-1) ~ /^kernel-/); if (++n[k] > 3) print }' |
+  while read -r old; do rm -rf "$old"; done
 log "ready in $(( $(date +%s) - t0 )) s: $out"
 echo "$out"
 }
