@@ -1,0 +1,228 @@
+#!/bin/sh
+# Guest half of the end-to-end scenarios (runs inside the virtual board, started by tests/e2e/run.sh).
+# It only drives: starts the producer and `backdrop run`, presses gpio-sim buttons, stalls and unplugs
+# the cameras, and hands everything back on stdout for the host to judge:
+#   @@EVENT key=value            facts (times, exit status, device checks)
+#   @@FILE name / base64 / @@END   photos and logs (the guest's writes vanish with it)
+# POSIX sh so it runs under busybox on the arm64 board too.
+#   guest.sh WORKDIR BACKDROP_BINARY PRODUCER_BINARY [PARTS]   (PARTS: "loopback vivid", the default)
+work=${1:?usage: guest.sh WORKDIR BACKDROP PRODUCER [PARTS]}
+backdrop=${2:?}
+producer=${3:?}
+parts=${4:-loopback vivid}
+part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+photos=/tmp/e2e-photos
+tmp=$(mktemp -d)
+mkdir -p "$photos"
+
+event() { echo "@@EVENT $*"; }
+say() { echo "e2e-guest: $*"; }
+emit() {
+  echo "@@FILE $1"
+  if [ -f "$2" ]; then base64 < "$2"; fi
+  echo "@@END"
+}
+uptime_s() { read -r up _ < /proc/uptime; echo "$up"; }
+# Polls a condition until it holds or LIMIT seconds of guest time pass (TCG runs slowly when the
+# host is loaded, so limits are in time, not tries).
+wait_until() {
+  limit=$1; shift
+  read -r up _ < /proc/uptime
+  deadline=$(( ${up%.*} + limit ))
+  until "$@"; do
+    read -r up _ < /proc/uptime
+    [ "${up%.*}" -lt "$deadline" ] || return 1
+    sleep 0.05
+  done
+}
+log_has() { grep -q "$2" "$1"; }
+count_in() { grep -c "$2" "$1" 2>/dev/null || true; }
+alive() { kill -0 "$1" 2>/dev/null; }
+gone() { ! kill -0 "$1" 2>/dev/null; }
+
+# --- buttons: a gpio-sim chip whose lines carry the names tests/e2e/board/qemu-e2e/buttons.conf uses
+sim=/sys/kernel/config/gpio-sim/backdrop-e2e
+mkdir "$sim" "$sim/bank0" || { event setup=gpio-sim-failed; exit 1; }
+echo 3 > "$sim/bank0/num_lines"
+i=0
+for line in BACKDROP_NEXT BACKDROP_PREV BACKDROP_SHUTTER; do
+  mkdir "$sim/bank0/line$i" && echo "$line" > "$sim/bank0/line$i/name"
+  i=$((i + 1))
+done
+echo 1 > "$sim/live" || { event setup=gpio-sim-failed; exit 1; }
+chip=$(cat "$sim/bank0/chip_name")
+lines=/sys/devices/platform/$(cat "$sim/dev_name")/$chip
+NEXT=0 PREV=1 SHUTTER=2
+# The sim's lines idle low; a press pulls one up (active high, as buttons.conf says).
+down() { echo pull-up > "$lines/sim_gpio$1/pull"; }
+up() { echo pull-down > "$lines/sim_gpio$1/pull"; }
+press() { down "$1"; sleep "${2:-0.1}"; up "$1"; }
+
+newest_photo() { ls -t "$photos" 2>/dev/null | head -n 1; }
+# Presses the shutter and waits for a new photo; emits it as NAME (or an event when none came).
+photo() {
+  name=$1
+  before=$(newest_photo)
+  press $SHUTTER 0.1
+  if wait_until 20 photo_changed "$before"; then
+    sleep 0.2  # the PNG is written after the file appears
+    emit "$name.png" "$photos/$(newest_photo)"
+  else
+    event "photo_missing=$name"
+  fi
+}
+photo_changed() { [ "$(newest_photo)" != "$1" ] && [ -n "$(newest_photo)" ]; }
+
+loopback_capturing() { v4l2-ctl -d "$1" -D 2>/dev/null | sed -n '/Device Caps/,$p' | grep -q "Video Capture"; }
+
+# Frames presented so far, from the statistics SIGUSR1 prints.
+presented() {
+  kill -USR1 "$1"
+  sleep 0.3
+  grep "frames presented:" "$2" | tail -n 1 | sed 's/frames presented: \([0-9]*\).*/\1/'
+}
+enough_frames() { n=$(presented "$1" "$2"); [ -n "$n" ] && [ "$n" -ge "$3" ]; }
+
+# Sends SIGTERM and measures until the process is gone, in guest time.
+terminate() {
+  pid=$1 label=$2
+  t0=$(uptime_s)
+  kill -TERM "$pid"
+  wait_until 10 gone "$pid"
+  t1=$(uptime_s)
+  wait "$pid"
+  event "${label}_exit=$?"
+  event "${label}_term_seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+}
+
+start_backdrop() {
+  BACKDROP_BOARD_DIR=$work/board "$backdrop" run --config "$1" > "$2" 2>&1 &
+  echo $! > "$tmp/pid"
+}
+
+# ===== Run 1: the loopback camera (the producer's known frames) on vkms
+if part loopback; then
+"$producer" /dev/video10 /dev/video11 640 480 "$work/colour.yuyv" "$work/depth.z16" 30 > "$tmp/producer.log" 2>&1 &
+prod=$!
+if ! wait_until 30 loopback_capturing /dev/video11 || ! wait_until 10 loopback_capturing /dev/video10; then
+  emit producer.log "$tmp/producer.log"
+  event setup=producer-failed
+  exit 1
+fi
+log1=$tmp/backdrop-loopback.log
+start_backdrop "$work/e2e.conf" "$log1"
+bd=$(cat "$tmp/pid")
+if ! wait_until 90 log_has "$log1" "running:"; then
+  event setup=backdrop-not-running
+  emit backdrop-loopback.log "$log1"
+  kill -TERM "$bd" 2>/dev/null
+  exit 1
+fi
+say "backdrop is running on the loopback camera"
+sleep 2
+photo live-a
+
+# Buttons. Next, then the shutter two frame periods (at 30 fps) later.
+press $NEXT 0.1
+sleep 0.067
+photo next-b
+# A bouncing press: five edges written back to back (shell builtins, a few ms apart under
+# emulation; an external `sleep` would take longer than the window), inside the 250 ms debounce
+# window, then held and released.
+nexts_before=$(count_in "$log1" "button: next backdrop")
+down $NEXT; up $NEXT; down $NEXT; up $NEXT; down $NEXT
+sleep 0.4; up $NEXT
+sleep 0.5
+event "bounce_next_intents=$(( $(count_in "$log1" "button: next backdrop") - nexts_before ))"
+photo bounce-c
+# A long press toggles the matte view; a second one toggles it back.
+press $NEXT 1.5
+sleep 0.3
+photo matte
+press $NEXT 1.5
+sleep 0.3
+press $PREV 0.1
+sleep 0.3
+photo previous-b
+
+# Fault: the camera stalls (the producer stops writing) for 3 s.
+before_stall=$(presented "$bd" "$log1")
+kill -USR1 "$prod"
+sleep 3
+if alive "$bd"; then event stall_alive=1; else event stall_alive=0; fi
+during_stall=$(presented "$bd" "$log1")
+kill -USR2 "$prod"
+sleep 2
+after_stall=$(presented "$bd" "$log1")
+event "stall_frames=${before_stall:-0},${during_stall:-0},${after_stall:-0}"
+photo after-stall-b
+
+# Latency needs 300 frames; wait for them (bounded), then stop with SIGTERM.
+wait_until 120 enough_frames "$bd" "$log1" 320 || say "fewer than 320 frames presented"
+terminate "$bd" loopback
+emit backdrop-loopback.log "$log1"
+
+# Every device is free again: DRM master (modetest sets a mode), the GPIO lines, the camera nodes.
+modetest -M vkms -c > "$tmp/conn" 2>&1
+conn=$(awk '$3 == "connected" && $4 ~ /^Virtual/ {print $1; exit}' "$tmp/conn")
+crtc=$(modetest -M vkms -p 2>/dev/null | awk '/^CRTCs:/{getline; getline; print $1; exit}')
+if timeout 30 modetest -M vkms -s "$conn@$crtc:1024x768" < /dev/null > "$tmp/modetest" 2>&1 &&
+   grep -q "setting mode" "$tmp/modetest"; then event released_drm=1; else event released_drm=0; emit modetest.log "$tmp/modetest"; fi
+if gpioget "$chip" 0 1 2 > /dev/null 2>&1; then event released_gpio=1; else event released_gpio=0; fi
+if timeout 20 v4l2-ctl -d /dev/video10 --stream-mmap=3 --stream-count=2 --stream-to=/dev/null > /dev/null 2>&1 &&
+   timeout 20 v4l2-ctl -d /dev/video11 --stream-mmap=3 --stream-count=2 --stream-to=/dev/null > /dev/null 2>&1; then
+  event released_v4l2=1
+else
+  event released_v4l2=0
+fi
+kill -TERM "$prod"; wait "$prod"
+emit producer.log "$tmp/producer.log"
+fi
+
+# ===== Run 2: vivid as the camera, unplugged (its Disconnect control) and reloaded
+if part vivid; then
+modprobe -r v4l2loopback
+modprobe -r vivid
+modprobe vivid n_devs=2 node_types=0x1,0x1 || { event setup=vivid-failed; exit 1; }
+log2=$tmp/backdrop-vivid.log
+start_backdrop "$work/e2e-vivid.conf" "$log2"
+bd=$(cat "$tmp/pid")
+if ! wait_until 90 log_has "$log2" "running:"; then
+  event setup=backdrop-vivid-not-running
+  emit backdrop-vivid.log "$log2"
+  kill -TERM "$bd" 2>/dev/null
+  exit 1
+fi
+sleep 2
+photo vivid-live
+# Hold a node of the first instance open: vivid re-registers unplugged nodes once their last fd
+# closes, and the notice should stay up until the module is reloaded.
+exec 3< /dev/video0
+v4l2-ctl -d /dev/video0 -c disconnect=1 > "$tmp/disconnect" 2>&1 || { event disconnect_control=0; emit disconnect.log "$tmp/disconnect"; }
+if wait_until 20 log_has "$log2" "camera disconnected"; then event disconnected_logged=1; else event disconnected_logged=0; fi
+sleep 1
+if alive "$bd"; then event unplug_alive=1; else event unplug_alive=0; fi
+photo notice
+exec 3<&-
+reloaded=0
+for attempt in 1 2 3 4 5 6 7 8 9 10; do
+  if modprobe -r vivid 2> "$tmp/modprobe"; then reloaded=1; break; fi
+  sleep 0.3
+done
+event "vivid_unloaded=$reloaded"
+modprobe vivid n_devs=2 node_types=0x1,0x1
+if wait_until 30 log_has "$log2" "camera back"; then event camera_back=1; else event camera_back=0; fi
+sleep 2
+after_back=$(presented "$bd" "$log2")
+sleep 1
+later=$(presented "$bd" "$log2")
+event "back_frames=${after_back:-0},${later:-0}"
+photo vivid-back
+terminate "$bd" vivid
+emit backdrop-vivid.log "$log2"
+fi
+
+echo 0 > "$sim/live"
+rmdir "$sim/bank0/line0" "$sim/bank0/line1" "$sim/bank0/line2" "$sim/bank0" "$sim"
+rm -rf "$tmp"
+event done=1

@@ -1,0 +1,152 @@
+/* Judges the photos the end-to-end run brings back (host side, libspng). One verdict per call,
+ * printed as one line; exit 0 when the check holds, 1 when it does not, 2 on bad input.
+ *
+ *   imagecheck match A.png B.png TOL PERCENT [BACKDROP.png]
+ *                                              >= PERCENT % of pixels within TOL levels on every channel; with
+ *                                              BACKDROP, also >= PERCENT % of the pixels where B differs from
+ *                                              it (the person), so a backdrop-only match cannot pass
+ *   imagecheck backdrop A.png                  which test backdrop (a blue, b orange, c green) fills the top corners
+ *   imagecheck grey A.png                      the matte view: >= 99 % of pixels have R = G = B, with dark and light
+ *   imagecheck notice A.png                    the notice: a black box with white text across the middle
+ *   imagecheck size A.png                      prints WIDTHxHEIGHT
+ */
+#include <spng.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { unsigned width, height; unsigned char *rgb; } Image;
+
+static Image load(const char *path) {
+    Image image = {0, 0, NULL};
+    FILE *file = fopen(path, "rb");
+    if (!file) { perror(path); exit(2); }
+    spng_ctx *ctx = spng_ctx_new(0);
+    spng_set_png_file(ctx, file);
+    struct spng_ihdr ihdr;
+    size_t size;
+    int err = spng_get_ihdr(ctx, &ihdr);
+    if (!err) err = spng_decoded_image_size(ctx, SPNG_FMT_RGB8, &size);
+    if (!err) {
+        image.rgb = malloc(size);
+        err = spng_decode_image(ctx, image.rgb, size, SPNG_FMT_RGB8, 0);
+    }
+    if (err) { fprintf(stderr, "%s: %s\n", path, spng_strerror(err)); exit(2); }
+    image.width = ihdr.width;
+    image.height = ihdr.height;
+    spng_ctx_free(ctx);
+    fclose(file);
+    return image;
+}
+
+static const unsigned char *at(const Image *image, unsigned x, unsigned y) { return image->rgb + ((size_t)y * image->width + x) * 3; }
+
+static int match(const char *a_path, const char *b_path, int tolerance, double percent, const char *backdrop_path) {
+    Image a = load(a_path), b = load(b_path);
+    Image back = backdrop_path ? load(backdrop_path) : b;
+    if (a.width != b.width || a.height != b.height || back.width != b.width || back.height != b.height) {
+        printf("sizes differ: %ux%u vs %ux%u\n", a.width, a.height, b.width, b.height);
+        return 1;
+    }
+    size_t within = 0, total = (size_t)a.width * a.height, person = 0, person_within = 0;
+    int worst = 0;
+    double sum = 0;
+    for (size_t i = 0; i < total; i++) {
+        int pixel_worst = 0, is_person = 0;
+        for (int c = 0; c < 3; c++) {
+            int d = abs((int)a.rgb[i * 3 + c] - (int)b.rgb[i * 3 + c]);
+            if (d > pixel_worst) pixel_worst = d;
+            sum += d;
+            if (b.rgb[i * 3 + c] != back.rgb[i * 3 + c]) is_person = 1;
+        }
+        if (pixel_worst <= tolerance) within++;
+        if (pixel_worst > worst) worst = pixel_worst;
+        if (is_person) {
+            person++;
+            if (pixel_worst <= tolerance) person_within++;
+        }
+    }
+    double share = 100.0 * (double)within / (double)total;
+    double person_share = person ? 100.0 * (double)person_within / (double)person : 0;
+    printf("%.2f %% of %ux%u pixels within %d level(s) (need %.0f %%), max difference %d, mean %.3f", share, a.width,
+           a.height, tolerance, percent, worst, sum / (double)(total * 3));
+    if (backdrop_path) printf("; person: %.2f %% of %zu pixels within", person_share, person);
+    printf("\n");
+    if (backdrop_path && (person < total / 20 || person_share < percent)) return 1;
+    return share >= percent ? 0 : 1;
+}
+
+/* The scene's wall is far, so the top corners of the screen show the backdrop itself. */
+static int backdrop(const char *path) {
+    Image image = load(path);
+    double sum[3] = {0, 0, 0};
+    size_t count = 0;
+    unsigned box = image.width / 16;
+    for (unsigned y = 0; y < box; y++) {
+        for (unsigned x = 0; x < box; x++) {
+            for (int side = 0; side < 2; side++) {
+                const unsigned char *p = at(&image, side ? image.width - 1 - x : x, y);
+                for (int c = 0; c < 3; c++) sum[c] += p[c];
+                count++;
+            }
+        }
+    }
+    double r = sum[0] / count, g = sum[1] / count, b = sum[2] / count;
+    const char *name = "none";
+    if (b > r + 60 && b > g + 60) name = "a";
+    else if (r > g + 40 && r > b + 60) name = "b";
+    else if (g > r + 60 && g > b + 60) name = "c";
+    printf("%s (corner mean %.0f %.0f %.0f)\n", name, r, g, b);
+    return strcmp(name, "none") ? 0 : 1;
+}
+
+static int grey(const char *path) {
+    Image image = load(path);
+    size_t total = (size_t)image.width * image.height, equal = 0, dark = 0, light = 0;
+    for (size_t i = 0; i < total; i++) {
+        const unsigned char *p = image.rgb + i * 3;
+        if (p[0] == p[1] && p[1] == p[2]) {
+            equal++;
+            if (p[0] < 32) dark++;
+            if (p[0] > 223) light++;
+        }
+    }
+    double share = 100.0 * equal / total;
+    printf("%.2f %% grey pixels, %.1f %% dark, %.1f %% light\n", share, 100.0 * dark / total, 100.0 * light / total);
+    return share >= 99.0 && dark > total / 20 && light > total / 50 ? 0 : 1;
+}
+
+/* TextOverlay draws white glyphs on a black box centred on the screen; its middle band must be
+ * almost only black and white, with text in it. */
+static int notice(const char *path) {
+    Image image = load(path);
+    unsigned x0 = image.width / 2 - image.width / 4, x1 = image.width / 2 + image.width / 4;
+    unsigned y0 = image.height / 2 - image.height / 40, y1 = image.height / 2 + image.height / 40;
+    size_t black = 0, white = 0, total = 0;
+    for (unsigned y = y0; y < y1; y++) {
+        for (unsigned x = x0; x < x1; x++) {
+            const unsigned char *p = at(&image, x, y);
+            if (p[0] <= 8 && p[1] <= 8 && p[2] <= 8) black++;
+            else if (p[0] >= 247 && p[1] >= 247 && p[2] >= 247) white++;
+            total++;
+        }
+    }
+    double b = 100.0 * black / total, w = 100.0 * white / total;
+    printf("middle band: %.1f %% black, %.1f %% white\n", b, w);
+    return b + w >= 98.0 && b >= 30.0 && w >= 5.0 ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+    if ((argc == 6 || argc == 7) && !strcmp(argv[1], "match"))
+        return match(argv[2], argv[3], atoi(argv[4]), atof(argv[5]), argc == 7 ? argv[6] : NULL);
+    if (argc == 3 && !strcmp(argv[1], "backdrop")) return backdrop(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "grey")) return grey(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "notice")) return notice(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "size")) {
+        Image image = load(argv[2]);
+        printf("%ux%u\n", image.width, image.height);
+        return 0;
+    }
+    fprintf(stderr, "usage: imagecheck match A B TOL PERCENT [BACKDROP] | backdrop A | grey A | notice A | size A\n");
+    return 2;
+}

@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# The acceptance scenarios of issue 5 on the virtual board: one PASS/FAIL line per scenario, then the
+# latency figures; exit status 0 only when every scenario passed.
+#
+#   tests/e2e/run.sh [--arch x86_64|arm64] [--binary PATH] [--no-capture]
+#
+# x86_64 runs the host build (.build/release/backdrop, what `make test` builds); arm64 runs the
+# Embedded firmware (build/firmware/arm64/backdrop, `make firmware ARCH=arm64`) on the arm64 board.
+# Scenario 1 (capture) is tests/vboard/capture.sh, run once on x86_64 (its Swift test bundle is
+# built for the host only); the rest run in one boot of the board through tests/e2e/guest.sh, which
+# drives the devices and hands photos, logs and facts back on stdout. They are judged here, on the
+# host, so the judging tools (imagecheck.c, libspng) need not exist for the board's architecture.
+#
+#   1 capture      vivid and loopback streaming, monotonic timestamps, depth found by `auto`
+#   2 end-to-end   the producer's known RGB-D frame through `backdrop run` on vkms; a shutter photo
+#                  (writeback) against `backdrop render` of the same frame: <= 1 level on >= 95 %
+#                  of all pixels and of the person's pixels
+#   3 buttons      next changes the backdrop (photo two frame periods after the press), a bouncing
+#                  press counts once, a long press shows the matte (grey), previous goes back
+#   4 faults       the producer stalls 3 s: alive, frames again after; vivid's Disconnect control:
+#                  alive, notice on screen, reload: frames again; SIGTERM exits within 1 s and
+#                  releases the display (modetest), the GPIO lines (gpioget) and the camera nodes
+#   5 latency      capture -> flip p50/p99/max from the statistics printed at SIGTERM (>= 300 frames)
+set -uo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+arch=x86_64
+binary=
+capture=1
+while (($#)); do
+  case $1 in
+    --arch) arch=$2; shift 2 ;;
+    --binary) binary=$2; shift 2 ;;
+    --no-capture) capture=0; shift ;;
+    *) echo "usage: tests/e2e/run.sh [--arch x86_64|arm64] [--binary PATH] [--no-capture]" >&2; exit 2 ;;
+  esac
+done
+case $arch in
+  x86_64) binary=${binary:-$repo/.build/release/backdrop}; cc=gcc; tag="" ;;
+  arm64) binary=${binary:-$repo/build/firmware/arm64/backdrop}; cc=aarch64-linux-gnu-gcc; tag=" (arm64)" ;;
+  *) echo "run.sh: unknown arch $arch" >&2; exit 2 ;;
+esac
+host_binary=${HOST_BACKDROP:-$repo/.build/release/backdrop}
+failures=0
+pass() { echo "PASS $1$tag: $2"; }
+fail() { echo "FAIL $1$tag: $2"; failures=$((failures + 1)); }
+
+for needed in "$binary" "$host_binary"; do
+  [ -x "$needed" ] || { fail setup "no binary at $needed (make build; for arm64 make firmware ARCH=arm64)"; exit 1; }
+done
+
+work=$(mktemp -d /tmp/backdrop-e2e.XXXXXX)
+chmod 755 "$work"
+keep=${E2E_KEEP:-0}
+cleanup() { [ "$keep" = 1 ] || [ $failures != 0 ] || rm -rf "$work"; }
+trap cleanup EXIT
+start=$SECONDS
+
+# ---- Inputs: the scene, the producer for the board's architecture, the judge for the host.
+python3 "$repo/tests/e2e/scene.py" "$work" || { fail setup "scene.py failed"; exit 1; }
+cp -r "$repo/tests/e2e/board" "$work/board"
+static=; [ "$arch" = arm64 ] && static=-static
+$cc -O2 -Wall $static -o "$work/producer" "$repo/tests/e2e/producer.c" || { fail setup "cannot build the producer"; exit 1; }
+gcc -O2 -Wall -o "$work/imagecheck" "$repo/tests/e2e/imagecheck.c" $(pkg-config --cflags --libs spng) ||
+  { fail setup "cannot build imagecheck"; exit 1; }
+write_config() {
+  cat > "$1" <<EOF
+# The end-to-end configuration: the defaults, with the matte's temporal smoothing off (the render
+# of one frame has no history) and a debounce window wide enough for an emulated CPU.
+[matte]
+mode = fixed
+near_mm = 300
+far_mm = 2000
+temporal_percent = 0
+[background]
+fit = fill
+directory = $work/backdrops
+[camera]
+source = v4l2
+color_device = auto
+depth_device = auto
+width = 640
+height = 480
+fps = 30
+color_format = yuyv
+[output]
+sink = kms
+writeback = true
+blend = ${E2E_BLEND:-auto}
+[buttons]
+board = qemu-e2e
+debounce_ms = 250
+long_press_ms = 800
+[photos]
+directory = /tmp/e2e-photos
+EOF
+}
+write_config "$work/e2e.conf"
+write_config "$work/e2e-vivid.conf"
+
+# ---- Scenario 1: capture, by the capture helper's own suite.
+if [ "$arch" = x86_64 ] && [ $capture = 1 ]; then
+  if bash "$repo/tests/vboard/capture.sh" > "$work/capture.out" 2>&1; then
+    pass capture "$(grep -Eo 'Test run with [0-9]+ tests?.*passed' "$work/capture.out" | tail -n 1) (tests/vboard/capture.sh)"
+  else
+    tail -n 40 "$work/capture.out" | sed 's/^/    /'
+    fail capture "tests/vboard/capture.sh failed (log: $work/capture.out)"
+  fi
+fi
+
+# ---- Scenarios 2-5 in one boot.
+vboard_status=0
+"$repo/vboard/run" --arch "$arch" --timeout 900 -- sh "$repo/tests/e2e/guest.sh" "$work" "$binary" "$work/producer" "${E2E_PARTS:-loopback vivid}" \
+  > "$work/guest.out" 2> "$work/guest.err" || vboard_status=$?
+mkdir -p "$work/out"
+# Split the guest's stdout: @@FILE blocks become files, @@EVENT lines the facts file.
+awk -v out="$work/out" '
+  /^@@FILE / { name = $2; file = out "/" name ".b64"; printf "" > file; inside = 1; next }
+  /^@@END$/ { close(file); inside = 0; next }
+  inside { print >> file; next }
+  /^@@EVENT / { sub(/^@@EVENT /, ""); print >> (out "/events"); next }
+  { print >> (out "/console") }' "$work/guest.out"
+for encoded in "$work"/out/*.b64; do
+  [ -e "$encoded" ] || continue
+  base64 -d < "$encoded" > "${encoded%.b64}" 2>/dev/null
+  rm -f "$encoded"
+done
+touch "$work/out/events"
+fact() { sed -n "s/^$1=//p" "$work/out/events" | tail -n 1; }
+out=$work/out
+log1=$out/backdrop-loopback.log
+log2=$out/backdrop-vivid.log
+if [ $vboard_status != 0 ] || [ "$(fact done)" != 1 ]; then
+  echo "    the board run ended early (vboard/run status $vboard_status, setup: $(fact setup)); guest output:"
+  sed 's/^/    /' "$out/console" | tail -n 40
+  tail -n 20 "$work/guest.err" | sed 's/^/    /'
+  for logfile in "$log1" "$log2" "$out/producer.log"; do
+    [ -s "$logfile" ] && { echo "    --- ${logfile##*/}"; tail -n 20 "$logfile" | sed 's/^/    /'; }
+  done
+fi
+
+check() { "$work/imagecheck" "$@" 2>&1; }
+# The expected composites, rendered by the host build at the size the display showed.
+size=$(check size "$out/live-a.png" 2>/dev/null) || size=1024x768
+for b in a b c; do
+  "$host_binary" render "$work/recording" --background "$work/backdrops/$b.png" --out "$work/expected-$b" \
+    --config "$work/e2e.conf" --size "$size" > /dev/null 2>&1
+done
+expected() { echo "$work/expected-$1/000000.png"; }
+
+# ---- Scenario 2: end to end.
+if [ -f "$out/live-a.png" ]; then
+  verdict=$(check match "$out/live-a.png" "$(expected a)" 1 95 "$work/backdrops/a.png")
+  if [ $? = 0 ]; then pass end-to-end "photo vs render: $verdict"; else fail end-to-end "photo vs render: $verdict"; fi
+  grep -E "^(display|buttons|colour|running):? " "$log1" | sed 's/^/    /'
+else
+  fail end-to-end "no photo from the shutter (photo_missing=$(fact photo_missing))"
+fi
+
+# ---- Scenario 3: buttons.
+problems=""
+shown() { check backdrop "$out/$1.png" 2>/dev/null | cut -d' ' -f1; }
+[ "$(shown next-b)" = b ] || problems+="next: photo shows '$(shown next-b)' not b; "
+if [ -f "$out/next-b.png" ]; then
+  verdict=$(check match "$out/next-b.png" "$(expected b)" 1 95 "$work/backdrops/b.png") ||
+    problems+="next: photo vs render with b: $verdict; "
+fi
+bounces=$(fact bounce_next_intents)
+[ "$bounces" = 1 ] || problems+="bouncing press gave ${bounces:-?} next intents, not 1; "
+[ "$(shown bounce-c)" = c ] || problems+="after the bouncing press the photo shows '$(shown bounce-c)' not c; "
+matte=$(check grey "$out/matte.png") || problems+="long press: photo not the grey matte ($matte); "
+[ "$(shown previous-b)" = b ] || problems+="previous: photo shows '$(shown previous-b)' not b; "
+grep -q "toggle matte view" "$log1" 2>/dev/null || problems+="no 'toggle matte view' in the log; "
+if [ -z "$problems" ]; then
+  pass buttons "next -> b within 2 frame periods, bouncing press counted once (-> c), long press -> matte ($matte), previous -> b"
+else
+  fail buttons "$problems"
+fi
+
+# ---- Scenario 4: faults.
+problems=""
+notes=""
+[ "$(fact stall_alive)" = 1 ] || problems+="backdrop died while the camera stalled; "
+IFS=, read -r s0 s1 s2 <<< "$(fact stall_frames)"
+[ "${s2:-0}" -gt "${s1:-0}" ] 2>/dev/null || problems+="no frames after the stall (presented $s0, $s1, $s2); "
+notes+="stall: presented $s0 before, $s1 after 3 s stalled, $s2 after resuming; "
+if [ -f "$out/after-stall-b.png" ]; then
+  verdict=$(check match "$out/after-stall-b.png" "$(expected b)" 1 95 "$work/backdrops/b.png") ||
+    problems+="after the stall: photo vs render: $verdict; "
+else
+  problems+="no photo after the stall; "
+fi
+[ "$(fact unplug_alive)" = 1 ] || problems+="backdrop died on unplug; "
+[ "$(fact disconnected_logged)" = 1 ] || problems+="no 'camera disconnected' in the log after vivid's Disconnect; "
+if [ -f "$out/notice.png" ]; then
+  verdict=$(check notice "$out/notice.png") || problems+="unplugged: the photo shows no notice ($verdict); "
+  notes+="notice photo: $verdict; "
+else
+  problems+="no photo while unplugged (the shutter is not handled while the camera is away); "
+fi
+[ "$(fact camera_back)" = 1 ] || problems+="no 'camera back' after reloading vivid; "
+IFS=, read -r b0 b1 <<< "$(fact back_frames)"
+[ "${b1:-0}" -gt "${b0:-0}" ] 2>/dev/null || problems+="no frames after the camera came back ($b0, $b1); "
+notes+="vivid unloaded for the reload: $(fact vivid_unloaded); "
+if [ -f "$out/vivid-back.png" ] && check notice "$out/vivid-back.png" > /dev/null; then
+  problems+="the notice is still shown after the camera came back; "
+fi
+for run in loopback vivid; do
+  seconds=$(fact ${run}_term_seconds)
+  status=$(fact ${run}_exit)
+  awk -v s="${seconds:-99}" 'BEGIN { exit !(s <= 1.0) }' || problems+="$run run: SIGTERM took ${seconds:-?} s; "
+  [ "$status" = 0 ] || problems+="$run run: exit status ${status:-?} after SIGTERM; "
+  notes+="SIGTERM ($run): exit ${status:-?} after ${seconds:-?} s; "
+done
+for device in drm gpio v4l2; do
+  [ "$(fact released_$device)" = 1 ] || problems+="$device not free after exit; "
+done
+if [ -z "$problems" ]; then
+  pass faults "${notes}display, GPIO lines and camera nodes free after exit"
+else
+  fail faults "$problems"
+  echo "    ($notes)"
+fi
+
+# ---- Scenario 5: latency, from the statistics printed at SIGTERM.
+latency=$(grep "latency end-to-end:" "$log1" 2>/dev/null | tail -n 1 | sed 's/^.*latency end-to-end: *//')
+count=$(sed -n 's/.*(n=\([0-9]*\)).*/\1/p' <<< "$latency")
+if [ -n "$count" ] && [ "$count" -ge 300 ]; then
+  pass latency "capture -> flip over $count frames"
+else
+  fail latency "fewer than 300 frames measured (${count:-none})"
+fi
+echo "latency$tag end-to-end (capture timestamp -> page flip): ${latency:-none}"
+grep -E "frames presented:|latency (sync|matte|compose|present):" "$log1" 2>/dev/null | tail -n 6 | sed 's/^/    /'
+echo "e2e$tag: $((SECONDS - start)) s, $failures failed${failures:+; artifacts in $work}"
+[ $failures = 0 ]
