@@ -4,6 +4,7 @@ import KernelIO
 import Matte
 import Pipeline
 import Scenes
+import Settings
 
 /// `backdrop bench`: ns per output pixel for each stage, and memcpy of the bytes the frame path
 /// reads and writes, measured in the same run so the ratio means something on a noisy machine.

@@ -5,6 +5,7 @@ import Controls
 import Frames
 import ImageCodec
 import KernelIO
+import Matte
 import Pipeline
 import Scanout
 import Settings

@@ -1,6 +1,7 @@
 import Backgrounds
 import Frames
 import KernelIO
+import Matte
 import Pipeline
 import Settings
 
