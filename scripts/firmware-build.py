@@ -96,6 +96,15 @@ class Builder:
             json.dump({"key": key, "package": package}, f)
         return package
 
+    def set_language_mode(self, package):
+        """SwiftPM's default language mode: the newest listed one, else the tools version's major."""
+        listed = package.get("swiftLanguageVersions") or []
+        if listed:
+            self.language_mode = max(str(v) for v in listed)
+        else:
+            major = int(str(package.get("toolsVersion", {}).get("_version", "5.0")).split(".")[0])
+            self.language_mode = "6" if major >= 6 else "5"
+
     def plan(self, package):
         targets = {t["name"]: t for t in package["targets"]}
         products = [p for p in package["products"] if p["name"] == PRODUCT]
@@ -183,6 +192,10 @@ class Builder:
                 (key, val), = kind.items()
                 val = val["_0"] if isinstance(val, dict) else val
                 flags += ["-enable-experimental-feature" if "Experimental" in key else "-enable-upcoming-feature", val]
+            elif any(k.startswith("swiftLanguage") for k in kind):
+                (key, val), = kind.items()
+                val = val["_0"] if isinstance(val, dict) else val
+                flags += ["-swift-version", str(val)]
             elif "unsafeFlags" in kind:
                 val = kind["unsafeFlags"]
                 flags += val["_0"] if isinstance(val, dict) else val
@@ -228,7 +241,9 @@ class Builder:
         started = time.monotonic()
         package = self.package()
         plan = self.plan(package)
-        log(f"{self.args.arch}: modules in dependency order: {' '.join(t['name'] for t in plan)}")
+        self.set_language_mode(package)
+        log(f"{self.args.arch}: Swift {self.language_mode} language mode; modules in dependency order: "
+            f"{' '.join(t['name'] for t in plan)}")
         # name -> key (hash of everything that went into it), swift_includes (argument groups such as
         # ("-I", dir), deduplicated as groups), cc_flags, failed
         info = {}
@@ -310,6 +325,7 @@ class Builder:
             raise BuildFailure(f"{name}: no sources")
         has_main = any(os.path.basename(f) == "main.swift" for f in swift_files)
         flags = ["-enable-experimental-feature", "Embedded", "-wmo", self.args.opt,
+                 "-swift-version", self.language_mode,
                  "-target", self.arch["swift_triple"], "-module-name", name,
                  "-Xfrontend", "-function-sections", "-I", self.obj_dir]
         # A main.swift holds top-level code; everything else is a library (or uses @main).
