@@ -50,6 +50,15 @@ final class ButtonControls {
         classifier = ButtonClassifier(debounceMS: panel.softwareDebounceMS, longPressMS: settings.longPressMS)
     }
 
+    /// Lends the panel's fd (readable while edges are queued) for the I/O thread's epoll set.
+    func withDescriptor<R, E: Error>(_ body: (Int32) throws(E) -> R) throws(E) -> R {
+        var result: Result<R, E>? = nil
+        panel.withDescriptor { fd in
+            do throws(E) { result = .success(try body(fd)) } catch { result = .failure(error) }
+        }
+        return try result!.get()
+    }
+
     /// Reads what the buttons did since the last call and hands each intent to `act`.
     func poll(_ act: (ButtonIntent) -> Void) {
         let ready = panel.withDescriptor { bk_poll_readable($0, 0) == 1 }

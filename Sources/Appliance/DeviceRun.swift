@@ -55,6 +55,9 @@ enum DeviceRun {
         }
         guard let source = opened else { return }
         Log.info(source.summary)
+        // The I/O thread sleeps in one place: both cameras, the signals and the buttons. (The
+        // display's flip events are read by the presenting thread, see KMSSink.)
+        let events = try makeEventSet(source: source, signals: signals, buttons: buttons)
         let tolerance = settings.sync.toleranceNanoseconds(fps: source.frameRate)
         let processor = try assembly.makeProcessor(colorFormat: source.colorFormat, colorSize: source.colorSize,
                                                    depthSize: source.depthSize, outputSize: sink.outputSize,
@@ -77,7 +80,9 @@ enum DeviceRun {
         var current = settings
         var photoPending = false
         while !stopping {
-            let ending = runner.run(frameLimit: frames) {
+            let ending = runner.run(frameLimit: frames, waitForInput: { timeout in
+                _ = events.wait(timeoutMilliseconds: Int32(timeout / 1_000_000))
+            }) {
                 handleSignals(signals, stopping: &stopping, statistics: runner.statistics) {
                     current = LiveRun.reload(configPath, current: current, processor: processor)
                 }
@@ -111,7 +116,11 @@ enum DeviceRun {
                     drawNotice("CAMERA DISCONNECTED", into: view, backdrop: backdrops.current, layer: blendsOnDisplay)
                 }
                 let back = runner.withIdleSource { source -> Bool in
-                    do throws(CaptureError) { try source.reopen(); return true } catch { return false }
+                    do throws(CaptureError) { try source.reopen() } catch { return false }
+                    do throws(SystemError) { try register(source, in: events) } catch {
+                        Log.warning("camera back but not watched: \(error.message)")
+                    }
+                    return true
                 }
                 if back { Log.info("camera back: \(runner.withIdleSource { $0.summary })"); break }
                 reopenBackoff.failed(now: MonotonicClock.nowNanoseconds())
@@ -122,6 +131,37 @@ enum DeviceRun {
         runner.stop()
         StandardOutput.line(runner.statistics.report)
         if let summary = runner.finishSink() { Log.info(summary) }
+    }
+
+    static let cameraToken: UInt64 = 1
+    static let signalToken: UInt64 = 2
+    static let buttonToken: UInt64 = 4
+
+    static func makeEventSet(source: borrowing V4L2Source, signals: borrowing SignalChannel,
+                             buttons: ButtonControls?) throws(CommandFailure) -> EventSet {
+        do throws(SystemError) {
+            let events = try EventSet()
+            try signals.withRawValue { (fd) throws(SystemError) in try events.add(fd, token: signalToken) }
+            if let buttons { try buttons.withDescriptor { (fd) throws(SystemError) in try events.add(fd, token: buttonToken) } }
+            try register(source, in: events)
+            return events
+        } catch {
+            throw .runtime("cannot set up the event loop: \(error.message)")
+        }
+    }
+
+    /// Puts both camera fds in the set (again after a reopen: the numbers may have changed).
+    static func register(_ source: borrowing V4L2Source, in events: borrowing EventSet) throws(SystemError) {
+        var failure: SystemError? = nil
+        source.withDescriptors { color, depth in
+            do throws(SystemError) {
+                try events.add(color, token: cameraToken)
+                try events.add(depth, token: cameraToken)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     static func sinkOptions(_ output: OutputSettings) -> KMSSinkOptions {

@@ -37,7 +37,8 @@ public struct SignalChannel: ~Copyable {
         return pending
     }
 
-    public func withRawValue<R>(_ body: (Int32) -> R) -> R { body(fd) }
+    /// Lends the fd (for an epoll set); it stays owned by the channel.
+    public func withRawValue<R, E: Error>(_ body: (Int32) throws(E) -> R) throws(E) -> R { try body(fd) }
 
     deinit { _ = bk_close(fd) }
 }

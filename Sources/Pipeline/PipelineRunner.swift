@@ -56,15 +56,23 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
 
     /// Runs the I/O loop until the source ends, `frameLimit` pairs were handed off (0 = no limit),
     /// or `keepRunning` returns false. `keepRunning` is polled at least every `pollNanoseconds`.
+    /// With `waitForInput`, the loop sleeps there (one epoll set holding the cameras and
+    /// everything else the I/O thread serves) and then takes what the source has without
+    /// blocking; without it, the source itself waits.
     /// Returns the last source event that ended the loop (`.ended`), or `.idle` when stopped.
     @discardableResult
     public func run(frameLimit: Int = 0, pollNanoseconds: UInt64 = 20_000_000,
-                    keepRunning: () -> Bool) -> SourceEvent {
+                    waitForInput: ((UInt64) -> Void)? = nil, keepRunning: () -> Bool) -> SourceEvent {
         var ending = SourceEvent.idle
         var released = SlotList()
         while keepRunning() {
             giveBackFinished()
-            let event = source.nextEvent(timeoutNanoseconds: pollNanoseconds)
+            var timeout = pollNanoseconds
+            if let waitForInput {
+                waitForInput(pollNanoseconds)
+                timeout = 0
+            }
+            let event = source.nextEvent(timeoutNanoseconds: timeout)
             released.removeAll()
             var pair: SyncPair? = nil
             switch event {
