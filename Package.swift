@@ -47,16 +47,18 @@ let package = Package(
                                          "Capture", "Scanout", "Controls", "Buttons"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
+        // Test-only helpers shared by the test targets that write files.
+        .target(name: "TestSupport", dependencies: ["CKernel"], path: "Tests/TestSupport"),
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(name: "KernelIOTests", dependencies: ["KernelIO"]),
         .testTarget(name: "FramesTests", dependencies: ["Frames"]),
         .testTarget(name: "FrameSyncTests", dependencies: ["FrameSync"]),
         .testTarget(name: "MatteTests", dependencies: ["Matte", "Scenes", "CSpng"]),
         .testTarget(name: "ComposeTests", dependencies: ["Compose"]),
-        .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec"]),
+        .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
-        .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec"]),
-        .testTarget(name: "ScenesTests", dependencies: ["Scenes", "ImageCodec"]),
+        .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec", "TestSupport"]),
+        .testTarget(name: "ScenesTests", dependencies: ["Scenes", "ImageCodec", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CAllocCounter"]),
         .testTarget(name: "ScanoutTests", dependencies: ["Scanout", "CAllocCounter"]),
         .testTarget(name: "ControlsTests", dependencies: ["Controls"]),

@@ -1,5 +1,6 @@
 @testable import Backgrounds
 import CKernel
+import TestSupport
 import Frames
 import ImageCodec
 import Testing

@@ -1,4 +1,5 @@
 import Frames
+import TestSupport
 import ImageCodec
 import Testing
 

@@ -1,4 +1,5 @@
 import CSpng
+import TestSupport
 import Frames
 import ImageCodec
 import Testing

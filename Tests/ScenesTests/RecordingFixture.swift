@@ -1,4 +1,5 @@
 import CKernel
+import TestSupport
 import Frames
 import Glibc
 import ImageCodec
@@ -17,7 +18,7 @@ final class RecordingFixture {
         precondition(bk_mkdir(path + "/depth", 0o755) == 0)
     }
 
-    deinit { Self.remove(path) }
+    deinit { TemporaryDirectory.removeTree(path) }
 
     func writeSettings(_ text: String) {
         write(path + "/recording.ini", Array(text.utf8))
@@ -55,15 +56,4 @@ final class RecordingFixture {
         }
     }
 
-    private static func remove(_ directory: String) {
-        guard let handle = opendir(directory) else { return }
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name == "." || name == ".." { continue }
-            let child = directory + "/" + name
-            if bk_is_directory(child) == 1 { remove(child) } else { _ = bk_unlink(child) }
-        }
-        closedir(handle)
-        rmdir(directory)
-    }
 }

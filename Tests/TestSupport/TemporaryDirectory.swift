@@ -1,21 +1,22 @@
 import CKernel
 import Glibc
 
-/// A fresh directory under /tmp, named from a process-wide counter and the monotonic clock so
-/// parallel tests never share one; removed (with the files in it) on deinit.
-final class TemporaryDirectory {
+/// A fresh directory under /tmp for the test targets that write files, named from a process-wide
+/// counter and the monotonic clock so parallel tests never share one; removed (with the files in
+/// it) on deinit.
+public final class TemporaryDirectory {
     nonisolated(unsafe) private static var counter = 0
-    let path: String
+    public let path: String
 
-    init(_ label: String) {
+    public init(_ label: String) {
         Self.counter += 1
         path = "/tmp/backdrop-test-\(label)-\(getpid())-\(Self.counter)-\(bk_monotonic_ns())"
         precondition(bk_mkdir(path, 0o755) == 0, "cannot create \(path)")
     }
 
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
-    func write(_ name: String, _ bytes: [UInt8]) -> String {
+    public func write(_ name: String, _ bytes: [UInt8]) -> String {
         let target = file(name)
         let fd = bk_open_write_truncate(target)
         precondition(fd >= 0)
@@ -25,22 +26,23 @@ final class TemporaryDirectory {
     }
 
     /// Writes bytes produced by a C API (not held in an array).
-    func write(_ name: String, raw bytes: UnsafeRawBufferPointer) {
+    public func write(_ name: String, raw bytes: UnsafeRawBufferPointer) {
         let fd = bk_open_write_truncate(file(name))
         precondition(fd >= 0)
         _ = bk_write(fd, bytes.baseAddress, bytes.count)
         _ = bk_close(fd)
     }
 
-    deinit { remove(path) }
+    deinit { Self.removeTree(path) }
 
-    private func remove(_ directory: String) {
+    /// Removes a folder and everything below it.
+    public static func removeTree(_ directory: String) {
         guard let handle = opendir(directory) else { return }
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             if name == "." || name == ".." { continue }
             let child = directory + "/" + name
-            if bk_is_directory(child) == 1 { remove(child) } else { _ = bk_unlink(child) }
+            if bk_is_directory(child) == 1 { removeTree(child) } else { _ = bk_unlink(child) }
         }
         closedir(handle)
         rmdir(directory)
