@@ -42,7 +42,7 @@ apt_install() {
 
 ensure_host_tools() {
     command -v swiftc >/dev/null || die "no Swift toolchain on PATH or in /opt/swift (run scripts/deps.sh)"
-    apt_install gcc binutils pkg-config python3 dpkg-dev
+    apt_install gcc binutils pkg-config python3
 }
 
 # The -dev packages named by the system-library targets the executable uses (Package.swift providers).
