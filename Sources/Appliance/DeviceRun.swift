@@ -78,7 +78,36 @@ enum DeviceRun {
                  + "\(processor.bandCount) compute band(s)")
 
         var current = settings
-        var photoPending = false
+        // A photo is the writeback capture of the first frame shown after the press.
+        var photoArmed: (presented: Int, at: UInt64)? = nil
+        func act(_ intent: ButtonIntent) {
+            Log.info("button: \(intent.name)")
+            switch intent {
+            case .nextBackdrop, .previousBackdrop:
+                if intent == .nextBackdrop { backdrops.next() } else { backdrops.previous() }
+                if blendsOnDisplay {
+                    runner.withIdleSink { sink in copyBackdrop(backdrops.current, into: sink.backdropView) }
+                }
+            case .toggleMatteView:
+                processor.setMatteView(!processor.matteViewShown)
+            case .takePhoto:
+                if runner.withIdleSink({ sink in sink.armWriteback() }) {
+                    photoArmed = (runner.statistics.presented, MonotonicClock.nowNanoseconds())
+                } else {
+                    savePhoto(runner: runner, directory: current.photos.directory, fromWriteback: false)
+                }
+            }
+        }
+        func finishPhoto() {
+            guard let armed = photoArmed else { return }
+            if runner.statistics.presented == armed.presented {
+                // No camera frame yet: after a moment, show the last one again to carry the capture.
+                guard MonotonicClock.nowNanoseconds() - armed.at > 300_000_000 else { return }
+                runner.presentLastFrameAgain()
+            }
+            photoArmed = nil
+            savePhoto(runner: runner, directory: current.photos.directory, fromWriteback: true)
+        }
         while !stopping {
             let ending = runner.run(frameLimit: frames, waitForInput: { timeout in
                 _ = events.wait(timeoutMilliseconds: Int32(timeout / 1_000_000))
@@ -87,33 +116,30 @@ enum DeviceRun {
                     current = LiveRun.reload(configPath, current: current, processor: processor)
                 }
                 if stopping { return false }
-                buttons?.poll { intent in
-                    Log.info("button: \(intent.name)")
-                    switch intent {
-                    case .nextBackdrop, .previousBackdrop:
-                        if intent == .nextBackdrop { backdrops.next() } else { backdrops.previous() }
-                        if blendsOnDisplay {
-                            runner.withIdleSink { sink in copyBackdrop(backdrops.current, into: sink.backdropView) }
-                        }
-                    case .toggleMatteView:
-                        processor.setMatteView(!processor.matteViewShown)
-                    case .takePhoto:
-                        photoPending = runner.withIdleSink { sink in sink.armWriteback() }
-                        if !photoPending { savePhoto(runner: runner, directory: current.photos.directory, fromWriteback: false) }
-                    }
-                }
-                if photoPending {
-                    photoPending = false
-                    savePhoto(runner: runner, directory: current.photos.directory, fromWriteback: true)
-                }
+                finishPhoto()
+                buttons?.poll(act)
                 return true
             }
             guard ending == .disconnected, !stopping else { break }
             Log.warning("camera disconnected; showing the notice and reopening it when it returns")
             var reopenBackoff = ReopenBackoff()
             while !stopping {
+                // The box stays responsive while it waits: signals, buttons, the notice on screen.
+                handleSignals(signals, stopping: &stopping, statistics: runner.statistics) {
+                    current = LiveRun.reload(configPath, current: current, processor: processor)
+                }
+                if stopping { break }
+                buttons?.poll(act)
                 runner.presentBetweenFrames { view in
                     drawNotice("CAMERA DISCONNECTED", into: view, backdrop: backdrops.current, layer: blendsOnDisplay)
+                }
+                if photoArmed != nil {
+                    photoArmed = nil
+                    savePhoto(runner: runner, directory: current.photos.directory, fromWriteback: true)
+                }
+                guard reopenBackoff.isDue(now: MonotonicClock.nowNanoseconds()) else {
+                    MonotonicClock.sleep(nanoseconds: 100_000_000)
+                    continue
                 }
                 let back = runner.withIdleSource { source -> Bool in
                     do throws(CaptureError) { try source.reopen() } catch { return false }
@@ -124,7 +150,6 @@ enum DeviceRun {
                 }
                 if back { Log.info("camera back: \(runner.withIdleSource { $0.summary })"); break }
                 reopenBackoff.failed(now: MonotonicClock.nowNanoseconds())
-                sleepUntilDue(&reopenBackoff, signals: signals, stopping: &stopping)
             }
             if frames > 0 && runner.pairsHandedOff >= frames { break }
         }

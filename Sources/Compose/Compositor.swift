@@ -73,9 +73,12 @@ public final class Compositor {
     }
 
     /// The matte as grey (alpha 0 black, 255 white) for tuning; black outside the camera's rectangle.
+    /// Every pixel is opaque, so it serves a whole frame (XRGB8888) and a display's overlay layer
+    /// (ARGB8888, which then hides the backdrop plane) alike.
     public func composeMatteView(alpha: ImageView, into output: ImageView, rows: Range<Int>) {
         precondition(alpha.format == .alpha8 && alpha.size == cameraSize, "alpha must be ALPHA8 at the camera size")
-        precondition(output.format == .xrgb8888 && output.size == outputSize, "output must be XRGB8888 at the output size")
+        precondition((output.format == .xrgb8888 || output.format == .argb8888) && output.size == outputSize,
+                     "output must be XRGB8888 or ARGB8888 at the output size")
         precondition(rows.lowerBound >= 0 && rows.upperBound <= outputSize.height)
         let width = outputSize.width
         for y in rows {

@@ -137,6 +137,22 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
         return shown
     }
 
+    /// Shows the most recent frame again (a display capture needs a commit to ride on, and a
+    /// stalled camera brings none).
+    @discardableResult
+    public func presentLastFrameAgain() -> UInt64? {
+        computeIdle.semaphore.wait()
+        defer { computeIdle.semaphore.post() }
+        let previous = sink.outputView(slot: lastComposedSlot)
+        let next = sink.outputView(slot: outputSlot)
+        for row in 0..<next.size.height {
+            next.row(row).copyMemory(from: previous.row(row), byteCount: min(next.bytesPerRow, previous.bytesPerRow))
+        }
+        let shown = sink.present(slot: outputSlot, stamp: FrameStamp(nanoseconds: MonotonicClock.nowNanoseconds(), sequence: 0))
+        outputSlot = (outputSlot + 1) % sink.slotCount
+        return shown
+    }
+
     /// The slot of the most recently composed frame (what a photo of the screen shows).
     public var lastComposedSlot: Int { (outputSlot + sink.slotCount - 1) % sink.slotCount }
 
