@@ -195,11 +195,21 @@ public final class V4L2Camera {
     private func timestamp(of buffer: v4l2_buffer) -> UInt64 {
         let clock = buffer.flags & UInt32(BK_V4L2_TIMESTAMP_MASK)
         let seconds = buffer.timestamp.tv_sec, micros = buffer.timestamp.tv_usec
-        guard clock == UInt32(BK_V4L2_TIMESTAMP_MONOTONIC), seconds >= 0, micros >= 0 else {
-            return MonotonicClock.nowNanoseconds()
+        let now = MonotonicClock.nowNanoseconds()
+        guard seconds >= 0, micros >= 0 else { return now }
+        let stamp = UInt64(seconds) * 1_000_000_000 + UInt64(micros) * 1_000
+        if clock == UInt32(BK_V4L2_TIMESTAMP_MONOTONIC) {
+            statistics.kernelTimestamps = true
+            return stamp
         }
-        statistics.kernelTimestamps = true
-        return UInt64(seconds) * 1_000_000_000 + UInt64(micros) * 1_000
+        // A driver that names no clock may still stamp with CLOCK_MONOTONIC: v4l2loopback does
+        // (ktime_get_ts64 at write time) but leaves the flag unset. A stamp from the last two
+        // seconds of that clock is taken as such; it pairs colour with depth far better than the
+        // dequeue time, which depends on when this thread got to each node.
+        if clock == UInt32(BK_V4L2_TIMESTAMP_UNKNOWN), stamp <= now, now - stamp < 2_000_000_000 {
+            return stamp
+        }
+        return now
     }
 
     private func failure(_ operation: String, _ error: Errno) -> CaptureError {
