@@ -13,4 +13,5 @@ e2e: build
 		echo "SKIP e2e (arm64): no build/firmware/arm64/backdrop (make firmware ARCH=arm64)"; \
 	fi
 
-TEST_EXTRA += e2e
+# `make test` runs this target itself, after the firmware is built (see the Makefile's test rule),
+# so it is not added to TEST_EXTRA.
