@@ -6,12 +6,14 @@ E2E_ARM64 ?= auto
 
 .PHONY: e2e
 e2e: build
-	@bash tests/e2e/run.sh --arch x86_64
-	@if [ "$(E2E_ARM64)" = 1 ] || { [ "$(E2E_ARM64)" = auto ] && [ -x build/firmware/arm64/backdrop ]; }; then \
-		bash tests/e2e/run.sh --arch arm64 --no-capture; \
+	@status=0; \
+	bash tests/e2e/run.sh --arch x86_64 || status=1; \
+	if [ "$(E2E_ARM64)" = 1 ] || { [ "$(E2E_ARM64)" = auto ] && [ -x build/firmware/arm64/backdrop ]; }; then \
+		bash tests/e2e/run.sh --arch arm64 --no-capture || status=1; \
 	elif [ "$(E2E_ARM64)" = auto ]; then \
 		echo "SKIP e2e (arm64): no build/firmware/arm64/backdrop (make firmware ARCH=arm64)"; \
-	fi
+	fi; \
+	exit $$status
 
 # `make test` runs this target itself, after the firmware is built (see the Makefile's test rule),
 # so it is not added to TEST_EXTRA.
