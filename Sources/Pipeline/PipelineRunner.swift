@@ -65,14 +65,19 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
                     waitForInput: ((UInt64) -> Void)? = nil, keepRunning: () -> Bool) -> SourceEvent {
         var ending = SourceEvent.idle
         var released = SlotList()
+        // Sleep only when the source had nothing: a wait per event would cap the loop at one
+        // event per wake-up, and an epoll set may not report a node readable (v4l2loopback 0.12:
+        // epoll_wait timed out while the DQBUF after it succeeded).
+        var sourceWasIdle = true
         while keepRunning() {
             giveBackFinished()
             var timeout = pollNanoseconds
             if let waitForInput {
-                waitForInput(pollNanoseconds)
+                if sourceWasIdle { waitForInput(pollNanoseconds) }
                 timeout = 0
             }
             let event = source.nextEvent(timeoutNanoseconds: timeout)
+            sourceWasIdle = event == .idle
             released.removeAll()
             var pair: SyncPair? = nil
             switch event {
