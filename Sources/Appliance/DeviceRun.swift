@@ -270,7 +270,8 @@ enum DeviceRun {
                 do throws(ImageError) { try PNGEncoder.write(view, to: path); return nil } catch { return error.message }
             }
             if fromWriteback {
-                return sink.withWriteback(timeoutMS: 500) { write($0) } ?? "the display did not deliver the capture"
+                // Generous: the fence signals after the flip, which an emulated or busy board delays.
+                return sink.withWriteback(timeoutMS: 2000) { write($0) } ?? "the display did not deliver the capture"
             }
             return write(sink.outputView(slot: runner.lastComposedSlot))
         }
