@@ -96,6 +96,8 @@ if [ ! -f "$kdir/done" ]; then
   rm -rf "$kdir.tmp"; mkdir -p "$kdir.tmp"
   cp "$obj/$KIMAGE" "$kdir.tmp/kernel"
   cp "$obj/.config" "$kdir.tmp/config"
+  # vboard/run names the functions a hung guest's vCPUs are in from this map.
+  cp "$obj/System.map" "$kdir.tmp/System.map"
   echo "$krel" > "$kdir.tmp/kernel.release"
   kmake INSTALL_MOD_PATH="$kdir.tmp/modroot" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 
@@ -162,7 +164,7 @@ cp "$here/guest-init" "$ir/init"
 chmod 755 "$ir/init"
 (cd "$ir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -6 > "$out.tmp/initramfs.cpio.gz")
 rm -rf "$ir"
-cp "$kdir/kernel" "$kdir/kernel.release" "$kdir/config" "$out.tmp/"
+cp "$kdir/kernel" "$kdir/kernel.release" "$kdir/config" "$kdir/System.map" "$out.tmp/"
 touch "$out.tmp/done"
 rm -rf "$out"; mv "$out.tmp" "$out"
 # Keep the few newest boards per arch (another checkout may still boot one), drop older ones.
