@@ -38,7 +38,10 @@ kernel_key=$( {
   sed -n '/^# --- kernel ---/,/^# --- end kernel ---/p' "$self"
 } | sha256sum | cut -c1-16)
 # The initramfs (and guest tools) also depend on busybox, the guest init and the guest tool list.
-guest_pkgs="busybox-static kmod v4l-utils libdrm-tests gpiod mount dosfstools libc-bin coreutils"
+# The libraries after the tools are the board binary's own (build/firmware/arm64/report.txt lists
+# its NEEDED entries), installed as on the box, so the arm64 firmware runs on the board as it is.
+guest_pkgs="busybox-static kmod v4l-utils libdrm-tests gpiod mount dosfstools libc-bin coreutils
+  libdrm2 libgpiod2 libinih1 libspng0 libturbojpeg0"
 out_key=$( {
   echo "$kernel_key"; pkgver busybox-static; echo "$guest_pkgs"
   cat "$here/guest-init" "$self"

@@ -95,8 +95,6 @@ terminate() {
   event "${label}_term_seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
 }
 
-# Libraries the board's root lacks, lent by run.sh (arm64).
-[ -d "$work/lib" ] && export LD_LIBRARY_PATH="$work/lib"
 start_backdrop() {
   BACKDROP_BOARD_DIR=$work/board "$backdrop" run --config "$1" > "$2" 2>&1 &
   echo $! > "$tmp/pid"

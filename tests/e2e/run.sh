@@ -62,17 +62,6 @@ static=; [ "$arch" = arm64 ] && static=-static
 $cc -O2 -Wall $static -o "$work/producer" "$repo/tests/e2e/producer.c" || { fail setup "cannot build the producer"; exit 1; }
 gcc -O2 -Wall -o "$work/imagecheck" "$repo/tests/e2e/imagecheck.c" $(pkg-config --cflags --libs spng) ||
   { fail setup "cannot build imagecheck"; exit 1; }
-# The arm64 board's root lacks libspng0, libturbojpeg0 and libinih1 (the firmware's NEEDED list,
-# see build/firmware/arm64/report.txt); lend them from the firmware's arm64 sysroot until the board
-# installs them. guest.sh puts $work/lib on LD_LIBRARY_PATH when it exists.
-if [ "$arch" = arm64 ]; then
-  sysroot=$(bash "$repo/scripts/firmware.sh" sysroot 2>/dev/null | tail -n 1)
-  mkdir -p "$work/lib"
-  for lib in libspng.so.0 libturbojpeg.so.0 libinih.so.1 libz.so.1; do
-    found=$(find "$sysroot/usr/lib/aarch64-linux-gnu" "$sysroot/lib/aarch64-linux-gnu" -name "$lib" 2>/dev/null | head -n 1)
-    [ -n "$found" ] && cp -L "$found" "$work/lib/$lib"
-  done
-fi
 write_config() {
   cat > "$1" <<EOF
 # The end-to-end configuration: the defaults, with the matte's temporal smoothing off (the render
