@@ -49,22 +49,26 @@ public final class ImageDecoder {
             try decode(bytes, info: info, path: path, into: buffer.view)
             return buffer
         }
+        // Scaling works on the stored pixels: turn the wanted size and the image back to them.
+        let orientation = info.orientation
+        let storedSize = orientation.displayedSize(ofStored: info.size)
+        let minimumSize = orientation.displayedSize(ofStored: minimumSize)
         var count: Int32 = 0
-        var best = info.size
+        var best = storedSize
         if let factors = tjGetScalingFactors(&count) {
             for index in 0..<Int(count) {
                 let factor = factors[index]
                 guard factor.num > 0, factor.denom > 0, factor.num <= factor.denom else { continue }
                 // TJSCALED: ceil(dimension * num / denom).
-                let width = (info.size.width * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
-                let height = (info.size.height * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+                let width = (storedSize.width * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+                let height = (storedSize.height * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
                 if width >= minimumSize.width, height >= minimumSize.height, width * height < best.pixelCount {
                     best = FrameSize(width: width, height: height)
                 }
             }
         }
-        let buffer = PixelBuffer(format: .rgb24, size: best)
-        try decodeJPEG(bytes, path: path, into: buffer.view)
+        let buffer = PixelBuffer(format: .rgb24, size: orientation.displayedSize(ofStored: best))
+        try decodeJPEG(bytes, path: path, orientation: orientation, into: buffer.view)
         return buffer
     }
 
@@ -123,7 +127,7 @@ public final class ImageDecoder {
                 try decodePNG(context, info: info, path: path, into: view)
             }
         case .jpeg:
-            try decodeJPEG(bytes, path: path, into: view)
+            try decodeJPEG(bytes, path: path, orientation: info.orientation, into: view)
         }
     }
 
@@ -216,8 +220,19 @@ public final class ImageDecoder {
                                          UInt(bytes.count), &width, &height, &subsampling, &colorspace)
         guard status == 0 else { throw .corrupt(path: path, detail: jpegText(handle)) }
         try Self.checkLimits(width: Int(width), height: Int(height), path: path)
-        return ImageHeader(container: .jpeg, size: FrameSize(width: Int(width), height: Int(height)),
-                           naturalFormat: .rgb24, isGrey8: false)
+        let orientation = ExifOrientation.of(jpeg: bytes)
+        return ImageHeader(container: .jpeg,
+                           size: orientation.displayedSize(ofStored: FrameSize(width: Int(width), height: Int(height))),
+                           naturalFormat: .rgb24, isGrey8: false, orientation: orientation)
+    }
+
+    /// `view` has the displayed size; a turned image is decoded into a stored-size buffer first.
+    private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, path: String, orientation: ExifOrientation,
+                            into view: ImageView) throws(ImageError) {
+        guard orientation != .upright else { return try decodeJPEG(bytes, path: path, into: view) }
+        let stored = PixelBuffer(format: .rgb24, size: orientation.displayedSize(ofStored: view.size))
+        try decodeJPEG(bytes, path: path, into: stored.view)
+        orientation.turn(stored.view, into: view)
     }
 
     private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, path: String, into view: ImageView) throws(ImageError) {
