@@ -41,17 +41,10 @@ alive() { kill -0 "$1" 2>/dev/null; }
 gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # --- buttons: a gpio-sim chip whose lines carry the names tests/e2e/board/qemu-e2e/buttons.conf uses
-sim=/sys/kernel/config/gpio-sim/backdrop-e2e
-mkdir "$sim" "$sim/bank0" || { event setup=gpio-sim-failed; exit 1; }
-echo 3 > "$sim/bank0/num_lines"
-i=0
-for line in BACKDROP_NEXT BACKDROP_PREV BACKDROP_SHUTTER; do
-  mkdir "$sim/bank0/line$i" && echo "$line" > "$sim/bank0/line$i/name"
-  i=$((i + 1))
-done
-echo 1 > "$sim/live" || { event setup=gpio-sim-failed; exit 1; }
-chip=$(cat "$sim/bank0/chip_name")
-lines=/sys/devices/platform/$(cat "$sim/dev_name")/$chip
+gpio_sim="sh $(dirname "$0")/../../vboard/gpio-sim"
+lines=$($gpio_sim make backdrop-e2e BACKDROP_NEXT BACKDROP_PREV BACKDROP_SHUTTER) ||
+  { event setup=gpio-sim-failed; exit 1; }
+chip=${lines##*/}
 NEXT=0 PREV=1 SHUTTER=2
 # The sim's lines idle low; a press pulls one up (active high, as buttons.conf says).
 down() { echo pull-up > "$lines/sim_gpio$1/pull"; }
@@ -222,7 +215,6 @@ terminate "$bd" vivid
 emit backdrop-vivid.log "$log2"
 fi
 
-echo 0 > "$sim/live"
-rmdir "$sim/bank0/line0" "$sim/bank0/line1" "$sim/bank0/line2" "$sim/bank0" "$sim"
+$gpio_sim remove backdrop-e2e
 rm -rf "$tmp"
 event done=1

@@ -12,21 +12,10 @@ scanout)
   ls /dev/dri/card* >/dev/null 2>&1 || { echo "no /dev/dri/card*: vkms missing"; exit 1; }
   ;;
 buttons)
-  sim=/sys/kernel/config/gpio-sim/backdrop-buttons
-  mkdir "$sim" "$sim/bank0" || exit 1
-  echo 3 > "$sim/bank0/num_lines"
-  i=0
-  for line in BACKDROP_NEXT BACKDROP_PREV BACKDROP_SHUTTER; do
-    mkdir "$sim/bank0/line$i" && echo "$line" > "$sim/bank0/line$i/name"
-    i=$((i + 1))
-  done
-  echo 1 > "$sim/live" || exit 1
-  BACKDROP_GPIO_SIM=/sys/devices/platform/$(cat "$sim/dev_name")/$(cat "$sim/bank0/chip_name")
+  gpio_sim="sh $(dirname "$0")/../../vboard/gpio-sim"
+  BACKDROP_GPIO_SIM=$($gpio_sim make backdrop-buttons BACKDROP_NEXT BACKDROP_PREV BACKDROP_SHUTTER) || exit 1
   export BACKDROP_GPIO_SIM
-  cleanup() {
-    echo 0 > "$sim/live"
-    rmdir "$sim/bank0/line0" "$sim/bank0/line1" "$sim/bank0/line2" "$sim/bank0" "$sim"
-  }
+  cleanup() { $gpio_sim remove backdrop-buttons; }
   ;;
 esac
 
