@@ -48,7 +48,8 @@ expect "a boot that fails ends with 125 and the console" 125 'QEMU exited' 'Kern
   --cmdline rdinit=/no/such/init -- true
 # Pausing every vCPU through QMP freezes the guest as a kernel deadlock would: no more heartbeats.
 expect "a guest kernel that stops ends with 124, the vCPUs and the console" 124 \
-  'guest kernel stopped: no heartbeat for 10 s' 'vCPU 0 at [0-9a-f]+ [a-z_]' 'vCPU 1 at' 'guest console' -- \
+  'guest kernel stopped: no heartbeat for 10 s' 'vCPU 0 at [0-9a-f]+ [a-z_]' 'vCPU 1 at' \
+  'called from [a-z_]+\+0x' 'guest console' -- \
   --stall-timeout 10 -- sh -c 'vboard-qmp "{\"execute\":\"stop\"}"; sleep 600'
 
 echo "launcher[$arch]: $passed passed, $failed failed"
