@@ -63,14 +63,8 @@ enum DeviceRun {
                                                    depthSize: source.depthSize, outputSize: sink.outputSize,
                                                    fit: settings.background.fit, matte: settings.matte, projection: nil)
         processor.setWritesLayer(blendsOnDisplay)
-        let runner: PipelineRunner<V4L2Source, KMSSink>
-        do throws(SystemError) {
-            runner = try PipelineRunner(source: source, sink: sink, processor: processor, pacing: .live,
-                                        syncToleranceNanoseconds: tolerance, backdrop: { backdrops.current })
-            try runner.start(computeCPUMask: assembly.computeCPUMask, realtimePriority: assembly.realtimePriority)
-        } catch {
-            throw .runtime("cannot start the pipeline: \(error.message)")
-        }
+        let runner = try assembly.startRunner(source: source, sink: sink, processor: processor, pacing: .live,
+                                              syncToleranceNanoseconds: tolerance, backdrops: backdrops)
         if assembly.realtimePriority > 0 && (runner.computeRefusedRealtime || processor.refusedRealtime) {
             Log.warning("real-time priority was not permitted (needs CAP_SYS_NICE or root); running at normal priority")
         }

@@ -19,15 +19,8 @@ enum LiveRun {
                                                    depthSize: feed.depthSize, outputSize: sink.outputSize,
                                                    fit: settings.background.fit, matte: settings.matte,
                                                    projection: nil)
-        let runner: PipelineRunner<Source, Sink>
-        do throws(SystemError) {
-            runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .live,
-                                        syncToleranceNanoseconds: tolerance,
-                                        backdrop: { backdrops.current })
-            try runner.start(computeCPUMask: assembly.computeCPUMask, realtimePriority: assembly.realtimePriority)
-        } catch {
-            throw .runtime("cannot start the pipeline: \(error.message)")
-        }
+        let runner = try assembly.startRunner(source: feed, sink: sink, processor: processor, pacing: .live,
+                                              syncToleranceNanoseconds: tolerance, backdrops: backdrops)
         Log.info("camera: \(cameraSummary)")
         Log.info("output: \(outputSummary)")
         Log.info("compute: \(processor.bandCount) band(s); matte \(settings.matte.mode.name)")

@@ -15,15 +15,8 @@ enum OfflineRun {
         Log.info("source: \(feed.summary)")
         Log.info("sink: \(sink.summary)")
         Log.info("compute: \(processor.bandCount) band(s) on \(assembly.helperCPUMasks.count + 1) thread(s)")
-        let runner: PipelineRunner<Source, Sink>
-        do throws(SystemError) {
-            runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
-                                        syncToleranceNanoseconds: tolerance,
-                                        backdrop: { backdrops.current })
-            try runner.start(computeCPUMask: assembly.computeCPUMask, realtimePriority: assembly.realtimePriority)
-        } catch {
-            throw .runtime("cannot start the pipeline: \(error.message)")
-        }
+        let runner = try assembly.startRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
+                                              syncToleranceNanoseconds: tolerance, backdrops: backdrops)
         runner.run(frameLimit: frames) { true }
         runner.stop()
         if let failure = runner.finishSink() { throw .runtime(failure) }

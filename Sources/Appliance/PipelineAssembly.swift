@@ -1,3 +1,4 @@
+import Backgrounds
 import CKernel
 import Compose
 import Frames
@@ -45,6 +46,22 @@ struct PipelineAssembly {
                                       helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
         } catch {
             throw .runtime("cannot start the worker threads: \(error.message)")
+        }
+    }
+
+    /// Builds the runner over `processor` and starts its compute thread where the config places it.
+    func startRunner<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
+        source: consuming Source, sink: consuming Sink, processor: FrameProcessor, pacing: PacingMode,
+        syncToleranceNanoseconds: UInt64, backdrops: BackgroundLibrary
+    ) throws(CommandFailure) -> PipelineRunner<Source, Sink> {
+        do throws(SystemError) {
+            let runner = try PipelineRunner(source: source, sink: sink, processor: processor, pacing: pacing,
+                                            syncToleranceNanoseconds: syncToleranceNanoseconds,
+                                            backdrop: { backdrops.current })
+            try runner.start(computeCPUMask: computeCPUMask, realtimePriority: realtimePriority)
+            return runner
+        } catch {
+            throw .runtime("cannot start the pipeline: \(error.message)")
         }
     }
 
