@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Proves Sources/CGpioShim compiles against libgpiod 2.x as well as the 1.6 it links on Debian 12:
-# fetches Debian 13 (trixie)'s libgpiod-dev package file with a private apt sources list (nothing is
+# fetches Debian 13 (trixie)'s libgpiod-dev package file with a private apt sources list (on the
+# machine's own mirror) (nothing is
 # installed, the host's apt state is untouched), unpacks its headers with dpkg-deb -x and compiles
 # the shim with -DBK_GPIOD_V2, then again letting the shim detect the version from the header.
 # Also compiles it against the installed 1.6 headers. Prints one PASS/FAIL line per build.
@@ -18,7 +19,9 @@ if [ ! -f "$root/usr/include/gpiod.h" ]; then
     apt_dir=$(mktemp -d /tmp/gpiod2-apt.XXXXXX)
     trap 'rm -rf "$apt_dir"' EXIT
     mkdir -p "$apt_dir"/{lists/partial,cache/archives/partial,etc/preferences.d,etc/apt.conf.d}
-    echo "deb http://deb.debian.org/debian trixie main" > "$apt_dir/etc/sources.list"
+    # The mirror is the one this machine's apt already uses; only the suite differs.
+    mirror=$(bash "$repo/scripts/debian-mirror.sh")
+    echo "deb $mirror trixie main" > "$apt_dir/etc/sources.list"
     apt_opts=(-o Dir::Etc::SourceList="$apt_dir/etc/sources.list" -o Dir::Etc::SourceParts=/dev/null
               -o Dir::Etc::Preferences="$apt_dir/etc/preferences" -o Dir::Etc::PreferencesParts="$apt_dir/etc/preferences.d"
               -o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"

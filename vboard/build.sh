@@ -171,11 +171,15 @@ cp "$kdir/kernel" "$kdir/kernel.release" "$kdir/config" "$kdir/System.map" "$out
 touch "$out.tmp/done"
 rm -rf "$out"; mv "$out.tmp" "$out"
 # Keep the few newest boards per arch (another checkout may still boot one), drop older ones.
-ls -dt "$cache/$arch"-*/ "$cache/kernel-$arch"-*/ 2>/dev/null | awk -F/ '{ k = ($(NF-1) ~ /^kernel-/); if (++n[k] > 3) print }' |
-  while read -r old; do rm -rf "$old"; done
+# Pruning finds nothing on a cold cache: the globs then match nothing and the filters select no
+# line, which under pipefail would fail a build that succeeded, so each prune tolerates that.
+prune() { while read -r old; do rm -rf "$old"; done; }
+{ ls -dt "$cache/$arch"-*/ "$cache/kernel-$arch"-*/ 2>/dev/null || true; } |
+  awk -F/ '{ k = ($(NF-1) ~ /^kernel-/); if (++n[k] > 3) print }' | prune
 # Unpacked sources (1.5 GB) and object trees are per patch set: keep this one and the newest other.
-ls -dt "$cache"/src-*/ "$cache/obj-$arch"-*/ 2>/dev/null | grep -v -e "/src-$src_key/\$" -e "/obj-$arch-$src_key/\$" |
-  awk -F/ '{ if (++n[substr($(NF-1), 1, 3)] > 1) print }' | while read -r old; do rm -rf "$old"; done
+{ ls -dt "$cache"/src-*/ "$cache/obj-$arch"-*/ 2>/dev/null || true; } |
+  { grep -v -e "/src-$src_key/\$" -e "/obj-$arch-$src_key/\$" || true; } |
+  awk -F/ '{ if (++n[substr($(NF-1), 1, 3)] > 1) print }' | prune
 log "ready in $(( $(date +%s) - t0 )) s: $out"
 echo "$out"
 }

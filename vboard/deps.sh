@@ -7,6 +7,7 @@ pkgs=(
   qemu-system-x86 qemu-system-arm qemu-utils
   gcc make gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev bc flex bison libelf-dev libssl-dev cpio xz-utils kmod
   busybox-static v4l-utils libdrm-tests libdrm-dev pkg-config gpiod dosfstools mtools python3
+  mount  # the self-test mounts the guest's shares; not essential on Debian 12, so a minimal root lacks it
 )
 missing=()
 for p in "${pkgs[@]}"; do
