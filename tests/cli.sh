@@ -115,6 +115,15 @@ for y in range(h):
     rows.append(line); prev=line
 print(rows[26][32], rows[2][2])
 "
+# Every matte path states whether depth is registered; run reprojects an unregistered recording
+# from the recording's depth intrinsics and the config's colour intrinsics, as render does.
+printf '[camera]\nsource = recording\nrecording = %s\n[output]\nsink = null\n' "$work/good-rec" > "$work/run-rec.conf"
+expect "run says depth is registered" 0 "depth: registered" -- "$backdrop" run --config "$work/run-rec.conf" --frames 2
+cp -r "$work/good-rec" "$work/unreg-rec"
+printf '[depth]\nunit_mm = 1.0\nregistered = false\n[intrinsics]\nfx = 60\nfy = 60\ncx = 31.5\ncy = 23.5\n' > "$work/unreg-rec/recording.ini"
+printf '[camera]\nsource = recording\nrecording = %s\nwidth = 64\nheight = 48\ncolor_fx = 70\ncolor_fy = 70\ncolor_cx = 31.5\ncolor_cy = 23.5\n[output]\nsink = null\n' "$work/unreg-rec" > "$work/run-unreg.conf"
+expect "run reprojects unregistered depth" 0 "depth: not registered; reprojected" -- "$backdrop" run --config "$work/run-unreg.conf" --frames 2
+expect "render reprojects unregistered depth" 0 "depth: not registered; reprojected" -- "$backdrop" render "$work/unreg-rec" --config "$work/run-unreg.conf" --background "$good_png" --out "$work/o5"
 expect "missing backdrop image" 2 "missing.png" -- "$backdrop" render "$work/good-rec" --background "$work/missing.png" --out "$work/o3"
 expect "corrupt backdrop image" 2 "c-corrupt.png" -- "$backdrop" render "$work/good-rec" --background "$work/bg/c-corrupt.png" --out "$work/o4"
 expect "render needs --out" 2 "--out" -- "$backdrop" render "$work/rec" --background "$good_png"

@@ -61,7 +61,10 @@ enum DeviceRun {
         let tolerance = settings.sync.toleranceNanoseconds(fps: source.frameRate)
         let processor = try assembly.makeProcessor(colorFormat: source.colorFormat, colorSize: source.colorSize,
                                                    depthSize: source.depthSize, outputSize: sink.outputSize,
-                                                   fit: settings.background.fit, matte: settings.matte, projection: nil)
+                                                   fit: settings.background.fit, matte: settings.matte,
+                                                   projection: DepthRegistration.projection(
+                                                       camera: settings.camera, depthSize: source.depthSize,
+                                                       colorSize: source.colorSize))
         processor.setWritesLayer(blendsOnDisplay)
         let runner = try assembly.startRunner(source: source, sink: sink, processor: processor, pacing: .live,
                                               syncToleranceNanoseconds: tolerance, backdrops: backdrops)

@@ -18,7 +18,9 @@ enum LiveRun {
         let processor = try assembly.makeProcessor(colorFormat: feed.colorFormat, colorSize: feed.colorSize,
                                                    depthSize: feed.depthSize, outputSize: sink.outputSize,
                                                    fit: settings.background.fit, matte: settings.matte,
-                                                   projection: nil)
+                                                   projection: DepthRegistration.projection(
+                                                       camera: settings.camera, depthSize: feed.depthSize,
+                                                       colorSize: feed.colorSize))
         let runner = try assembly.startRunner(source: feed, sink: sink, processor: processor, pacing: .live,
                                               syncToleranceNanoseconds: tolerance, backdrops: backdrops)
         Log.info("camera: \(cameraSummary)")

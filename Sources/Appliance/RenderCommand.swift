@@ -42,7 +42,12 @@ enum RenderCommand {
         let processor = try assembly.makeProcessor(colorFormat: .rgb24, colorSize: recording.colorSize,
                                                    depthSize: recording.depthSize, outputSize: outputSize,
                                                    fit: settings.background.fit, matte: settings.matte,
-                                                   projection: projection(recording: recording, settings: settings))
+                                                   projection: DepthRegistration.projection(
+                                                       camera: DepthRegistration.camera(
+                                                           settings.camera, recordingRegistered: recording.registered,
+                                                           recordingIntrinsics: recording.intrinsics,
+                                                           depthSize: recording.depthSize),
+                                                       depthSize: recording.depthSize, colorSize: recording.colorSize))
         defer { processor.stop() }
         let color = PixelBuffer(format: .rgb24, size: recording.colorSize)
         let depth = PixelBuffer(format: .z16, size: recording.depthSize)
@@ -66,22 +71,5 @@ enum RenderCommand {
         }
         StandardOutput.line("render: \(recording.frameCount) frame" + (recording.frameCount == 1 ? "" : "s")
                             + " of \(recordingPath) composited to \(outDirectory)")
-    }
-
-    /// Depth that is not registered to colour needs both cameras' intrinsics: the recording's
-    /// [intrinsics] (or the config's depth intrinsics) for depth, the config's for colour.
-    static func projection(recording: Recording, settings: Settings) -> DepthProjection? {
-        guard !recording.registered else { return nil }
-        let camera = settings.camera
-        guard let depth = camera.depthIntrinsics ?? recording.intrinsics, let colour = camera.colorIntrinsics else {
-            Log.warning("depth is not registered to colour but no colour intrinsics are configured; "
-                        + "using depth as if registered (set [camera] color_fx/fy/cx/cy)")
-            return nil
-        }
-        return DepthProjection(
-            depth: depth,
-            colour: colour,
-            translationMM: SIMD3<Float>(Float(camera.depthToColor.xMM), Float(camera.depthToColor.yMM),
-                                        Float(camera.depthToColor.zMM)))
     }
 }

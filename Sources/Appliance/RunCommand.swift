@@ -36,7 +36,10 @@ enum RunCommand {
             let feed = SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: size, depthSize: size,
                                      frameLimit: nil, paced: true)
             let sink = try makeSink(settings: settings, frameRate: feed.frameRate)
-            try serve(feed: feed, sink: sink, settings: settings, configPath: configPath, assembly: assembly,
+            // The synthetic scene renders registered depth whatever the config says of the cameras.
+            var synthetic = settings
+            synthetic.camera.registered = true
+            try serve(feed: feed, sink: sink, settings: synthetic, configPath: configPath, assembly: assembly,
                       backdrops: backdrops, signals: signals, frames: frames)
         case .recording:
             guard let path = settings.camera.recording else { throw .invalidInput("[camera] recording is not set") }
@@ -44,7 +47,11 @@ enum RunCommand {
             do throws(RecordingError) { recording = try Recording.open(path) } catch { throw .invalidInput(error.message) }
             let feed = RecordingSource(recording: recording, paced: true, loops: true)
             let sink = try makeSink(settings: settings, frameRate: feed.frameRate)
-            try serve(feed: feed, sink: sink, settings: settings, configPath: configPath, assembly: assembly,
+            var played = settings
+            played.camera = DepthRegistration.camera(settings.camera, recordingRegistered: recording.registered,
+                                                     recordingIntrinsics: recording.intrinsics,
+                                                     depthSize: recording.depthSize)
+            try serve(feed: feed, sink: sink, settings: played, configPath: configPath, assembly: assembly,
                       backdrops: backdrops, signals: signals, frames: frames)
         case .v4l2:
             try DeviceRun.run(settings: settings, configPath: configPath, assembly: assembly, backdrops: backdrops,

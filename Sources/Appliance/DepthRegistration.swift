@@ -1,0 +1,52 @@
+import Frames
+import KernelIO
+import Matte
+import Settings
+
+/// Whether depth needs reprojecting onto colour, decided once at start-up from `[camera]` (for
+/// a recording, RunCommand and RenderCommand put the recording's own facts there first). Every
+/// path that builds a matte (render, run on a recording, run on the cameras) asks here, so
+/// unregistered depth lines up with the person the same way everywhere.
+enum DepthRegistration {
+    /// nil when depth is already registered (or cannot be reprojected: said as a warning).
+    /// `depthSize` and `colorSize` are what the source delivers; the config's intrinsics are in
+    /// pixels at `[camera] size` and are scaled when the granted size differs.
+    static func projection(camera: CameraSettings, depthSize: FrameSize, colorSize: FrameSize) -> DepthProjection? {
+        guard !camera.registered else {
+            Log.info("depth: registered to colour by the camera; used pixel for pixel")
+            return nil
+        }
+        guard let depth = camera.depthIntrinsics, let colour = camera.colorIntrinsics else {
+            Log.warning("depth: not registered to colour, but [camera] depth_fx/fy/cx/cy and color_fx/fy/cx/cy "
+                        + "are not all set; using depth as if registered, so the matte will not line up")
+            return nil
+        }
+        let nominal = camera.size
+        let projection = DepthProjection(
+            depth: depth.scaled(x: Float(depthSize.width) / Float(nominal.width),
+                                y: Float(depthSize.height) / Float(nominal.height)),
+            colour: colour.scaled(x: Float(colorSize.width) / Float(nominal.width),
+                                  y: Float(colorSize.height) / Float(nominal.height)),
+            translationMM: SIMD3<Float>(Float(camera.depthToColor.xMM), Float(camera.depthToColor.yMM),
+                                        Float(camera.depthToColor.zMM)))
+        Log.info("depth: not registered; reprojected onto colour (depth fx \(Int(projection.depth.fx)), "
+                 + "colour fx \(Int(projection.colour.fx)), offset \(camera.depthToColor.xMM),"
+                 + "\(camera.depthToColor.yMM),\(camera.depthToColor.zMM) mm)")
+        return projection
+    }
+
+    /// `[camera]` as it applies to a recording: the recording says whether its depth is
+    /// registered and may carry the depth intrinsics (at its depth size); colour intrinsics and
+    /// the offset still come from the config.
+    static func camera(_ camera: CameraSettings, recordingRegistered: Bool, recordingIntrinsics: PinholeIntrinsics?,
+                       depthSize: FrameSize) -> CameraSettings {
+        var adjusted = camera
+        adjusted.registered = recordingRegistered
+        if adjusted.depthIntrinsics == nil, let intrinsics = recordingIntrinsics {
+            // Stored at the depth size; projection(...) scales from [camera] size.
+            adjusted.depthIntrinsics = intrinsics.scaled(x: Float(camera.size.width) / Float(depthSize.width),
+                                                         y: Float(camera.size.height) / Float(depthSize.height))
+        }
+        return adjusted
+    }
+}
