@@ -51,7 +51,7 @@ let package = Package(
         // Test-only helpers shared by the test targets that write files.
         .target(name: "TestSupport", dependencies: ["CKernel"], path: "Tests/TestSupport"),
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
-        .testTarget(name: "KernelIOTests", dependencies: ["KernelIO"]),
+        .testTarget(name: "KernelIOTests", dependencies: ["KernelIO", "CKernel", "TestSupport"]),
         .testTarget(name: "FramesTests", dependencies: ["Frames"]),
         .testTarget(name: "FrameSyncTests", dependencies: ["FrameSync"]),
         .testTarget(name: "MatteTests", dependencies: ["Matte", "Scenes", "CSpng"]),
