@@ -42,7 +42,11 @@ public final class TemporaryDirectory {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             if name == "." || name == ".." { continue }
             let child = directory + "/" + name
-            if bk_is_directory(child) == 1 { removeTree(child) } else { _ = bk_unlink(child) }
+            // lstat, not stat: a test may plant a symlink to a real folder (a hostile stick's
+            // link to /etc); following it here would empty that folder.
+            var info = stat()
+            let isFolder = lstat(child, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            if isFolder { removeTree(child) } else { _ = bk_unlink(child) }
         }
         closedir(handle)
         rmdir(directory)
