@@ -85,6 +85,9 @@ public enum SettingsSchema {
                    .integer(100...10000, unit: "milliseconds") { $0.settings.buttons.longPressMS = $1 }),
 
         SettingKey("photos", "directory", .path { $0.settings.photos.directory = $1 }),
+        SettingKey("photos", "countdown_s",
+                   .integer(0...10, unit: "seconds, 0 = no countdown") { $0.settings.photos.countdownSeconds = $1 }),
+        SettingKey("photos", "keep_layers", .boolean { $0.settings.photos.keepLayers = $1 }),
     ]
 
     public static func key(section: String, name: String) -> SettingKey? {

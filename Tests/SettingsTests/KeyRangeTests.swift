@@ -78,6 +78,7 @@ import Testing
         integer("pipeline", "realtime_priority", 1...99, context: "realtime = true") { $0.pipeline.realtimePriority },
         integer("buttons", "debounce_ms", 0...1000, context: "long_press_ms = 2000") { $0.buttons.debounceMS },
         integer("buttons", "long_press_ms", 100...10000) { $0.buttons.longPressMS },
+        integer("photos", "countdown_s", 0...10) { $0.photos.countdownSeconds },
     ]
 
     static func parse(_ limit: Limit, _ value: String) -> SettingsParse {

@@ -46,6 +46,8 @@ import Testing
         shutter = PHOTO
         [photos]
         directory = /tmp/photos
+        countdown_s = 0
+        keep_layers = yes
         """)
         #expect(result.problems == [])
         let settings = try #require(result.settings)
@@ -75,6 +77,8 @@ import Testing
         #expect(settings.buttons.shutter == "PHOTO")
         #expect(settings.buttons.next == nil)
         #expect(settings.photos.directory == "/tmp/photos")
+        #expect(settings.photos.countdownSeconds == 0)
+        #expect(settings.photos.keepLayers == true)
     }
 
     @Test(arguments: [("true", true), ("Yes", true), ("ON", true), ("1", true),

@@ -1,0 +1,21 @@
+/// What the loop must do, in the order given.
+public enum BoothAction: Equatable, Sendable {
+    /// Put `message` on screen. `until` is when the booth will replace or clear it (its deadline
+    /// is armed for that); nil when it stays until the booth says otherwise.
+    case showMessage(BoothMessage, until: UInt64?)
+    case clearMessage
+    /// Wake the booth (input `.timer`) at this CLOCK_MONOTONIC time; replaces any earlier one.
+    case armDeadline(at: UInt64)
+    case disarmDeadline
+    /// Copy the first frame shown after this action (composed after any message change given
+    /// before it) into the photo writer, then report `.frameCaptured` or `.photoFailed`.
+    case captureShownFrame
+    /// Encode and write the captured frame off the I/O thread; report `.photoSaved` or `.photoFailed`.
+    case startEncode
+    case switchBackdrop(BackdropStep)
+    case setMatteView(Bool)
+    /// Make the previous generation current; report through the import inputs.
+    case rollback
+    /// The device is gone: reopen it with back-off until it is back (report `.deviceBack`).
+    case startReopening(BoothDevice)
+}

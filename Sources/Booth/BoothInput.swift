@@ -1,0 +1,24 @@
+import Controls
+
+/// Something the loop observed. Each comes with the CLOCK_MONOTONIC time it happened (see
+/// `BoothMachine.handle`); the booth has no clock of its own.
+public enum BoothInput: Equatable, Sendable {
+    case button(ButtonIntent)
+    /// Go back to the previous generation of config and backdrops (the USB import's way back).
+    case rollbackRequested
+    case deviceLost(BoothDevice)
+    case deviceBack(BoothDevice)
+    /// The deadline the booth armed has passed. Any input advances the booth's time, so this
+    /// one only says "nothing else happened".
+    case timer
+    /// The frame shown at zero is copied into the photo writer's buffer.
+    case frameCaptured
+    /// The photo writer's result: written under its final name, or not at all.
+    case photoSaved
+    case photoFailed(reason: String)
+    /// The USB import (or a rollback) began, said something, or ended.
+    case importStarted
+    case importProgress(String)
+    case importFinished(summary: String)
+    case importFailed(reason: String)
+}

@@ -1,0 +1,237 @@
+import Controls
+
+/// The booth's behaviour as a pure function of events: inputs in, actions out. No I/O, no
+/// threads, no clock: every input carries the CLOCK_MONOTONIC time it happened and the booth
+/// asks for a wake-up (`armDeadline`) when it needs one; the loop owns the timerfd. Actions are
+/// handed to `emit` synchronously, in the order the loop must carry them out.
+///
+/// The booth remembers facts (camera and display present, the photo's phase, an import under
+/// way, the matte view, a transient message) and `state` is derived from them, most urgent
+/// first: displayAway, cameraAway, countdown / capturing / saving, importing, matteView, live.
+///
+/// | state | input | next state | actions |
+/// |---|---|---|---|
+/// | live, matteView, importing, saving, cameraAway | next / previous | same | switchBackdrop, showMessage(backdropName, 2 s) |
+/// | countdown, capturing, displayAway | next / previous | same | none (people are posing, or nothing is seen) |
+/// | live, importing (countdown_s > 0) | shutter | countdown(n) | showMessage(countdown n), armDeadline(+1 s) |
+/// | live, importing (countdown_s = 0) | shutter | capturing | captureShownFrame |
+/// | countdown(k > 1) | timer at the tick | countdown(k - 1) | showMessage(countdown k - 1), armDeadline(+1 s) |
+/// | countdown(1) | timer at the tick | capturing | clearMessage (or the message underneath), captureShownFrame |
+/// | countdown, capturing, saving, cameraAway, displayAway | shutter | same | none (one photo at a time) |
+/// | matteView | shutter | matteView | showMessage(hint, 5 s) |
+/// | capturing | frameCaptured | saving | startEncode |
+/// | saving | photoSaved | the state underneath | showMessage(photoSaved, 2 s) |
+/// | capturing, saving | photoFailed(reason) | the state underneath | showMessage(photoFailed, 5 s) |
+/// | live | long next | matteView | setMatteView(true) |
+/// | matteView | long next | live | setMatteView(false) |
+/// | importing | long next | importing (the matte shown underneath) | setMatteView(toggled) |
+/// | countdown, capturing, saving, cameraAway, displayAway | long next | same | none |
+/// | any but importing | rollbackRequested | importing | rollback, showMessage(text) |
+/// | importing | rollbackRequested | importing | none |
+/// | any | deviceLost(camera) | cameraAway (countdown cancelled) | startReopening(camera), showMessage(cameraDisconnected) |
+/// | cameraAway | deviceBack(camera) | the state underneath | clearMessage (or the message underneath) |
+/// | any | deviceLost(display) | displayAway (countdown cancelled) | startReopening(display) |
+/// | displayAway | deviceBack(display) | the state underneath | none (the message slot kept its text) |
+/// | any | importStarted / importProgress(text) | importing | showMessage(text) |
+/// | importing | importFinished(summary) / importFailed(reason) | the state underneath | showMessage(text, 6 s / 5 s) |
+/// | any with a transient message | timer at its end | same | the message underneath, or clearMessage |
+///
+/// A lost device already lost, a device back that was never lost, and worker results for a
+/// photo not under way change nothing. Whenever the earliest pending time changes the booth
+/// emits `armDeadline` (or `disarmDeadline` when nothing is pending).
+public struct BoothMachine {
+    public let configuration: BoothConfiguration
+
+    private enum PhotoPhase: Equatable {
+        case idle
+        /// `tick` is when `remaining` drops by one.
+        case countdown(remaining: Int, tick: UInt64)
+        case capturing
+        case saving
+    }
+
+    private struct Transient {
+        var message: BoothMessage
+        var until: UInt64
+        /// Bumped for each new transient, so the same message set again (a second backdrop
+        /// switch: same case, another name) is shown again.
+        var serial: UInt64
+    }
+
+    private var cameraPresent = true
+    private var displayPresent = true
+    private var photo = PhotoPhase.idle
+    private var matteView = false
+    private var importText: String? = nil
+    private var transient: Transient? = nil
+    private var serial: UInt64 = 0
+    /// What the loop was last told to show (with the transient's serial), and the deadline armed.
+    private var shown: (message: BoothMessage, serial: UInt64)? = nil
+    private var armed: UInt64? = nil
+
+    public init(configuration: BoothConfiguration = BoothConfiguration()) {
+        self.configuration = configuration
+    }
+
+    public var state: BoothState {
+        if !displayPresent { return .displayAway }
+        if !cameraPresent { return .cameraAway }
+        switch photo {
+        case .countdown(let remaining, _): return .countdown(remaining: remaining)
+        case .capturing: return .capturing
+        case .saving: return .saving
+        case .idle: break
+        }
+        if importText != nil { return .importing }
+        return matteView ? .matteView : .live
+    }
+
+    /// True while the matte is shown instead of the composite (kept while a device is away).
+    public var showsMatte: Bool { matteView }
+
+    /// The earliest CLOCK_MONOTONIC time the booth needs a `.timer` input, or nil.
+    public var nextDeadline: UInt64? {
+        var earliest: UInt64? = nil
+        if case .countdown(_, let tick) = photo { earliest = tick }
+        if let transient { earliest = min(earliest ?? transient.until, transient.until) }
+        return earliest
+    }
+
+    /// Handles one input that happened at `now` (CLOCK_MONOTONIC nanoseconds, not earlier than
+    /// the previous input's). Whatever fell due by `now` (a countdown step, a message's end) is
+    /// taken first.
+    public mutating func handle(_ input: BoothInput, at now: UInt64, emit: (BoothAction) -> Void) {
+        advance(to: now, emit: emit)
+        switch input {
+        case .button(let intent):
+            press(intent, at: now, emit: emit)
+        case .rollbackRequested:
+            guard importText == nil else { break }
+            importText = "GOING BACK TO THE PREVIOUS SET"
+            emit(.rollback)
+        case .deviceLost(let device):
+            guard present(device) else { break }
+            setPresent(device, false)
+            if case .countdown = photo { photo = .idle }
+            emit(.startReopening(device))
+        case .deviceBack(let device):
+            setPresent(device, true)
+        case .timer:
+            break
+        case .frameCaptured:
+            guard photo == .capturing else { break }
+            photo = .saving
+            emit(.startEncode)
+        case .photoSaved:
+            guard photo == .saving else { break }
+            photo = .idle
+            show(.photoSaved, for: configuration.photoSavedNanoseconds, at: now)
+        case .photoFailed(let reason):
+            guard photo == .capturing || photo == .saving else { break }
+            photo = .idle
+            show(.photoFailed(reason), for: configuration.failureNanoseconds, at: now)
+        case .importStarted:
+            importText = "READING USB STICK"
+        case .importProgress(let text):
+            importText = text
+        case .importFinished(let summary):
+            guard importText != nil else { break }
+            importText = nil
+            show(.text(summary), for: configuration.importSummaryNanoseconds, at: now)
+        case .importFailed(let reason):
+            guard importText != nil else { break }
+            importText = nil
+            show(.text(reason), for: configuration.failureNanoseconds, at: now)
+        }
+        syncMessage(emit: emit)
+        syncDeadline(emit: emit)
+    }
+
+    private mutating func press(_ intent: ButtonIntent, at now: UInt64, emit: (BoothAction) -> Void) {
+        switch intent {
+        case .nextBackdrop, .previousBackdrop:
+            guard displayPresent else { return }
+            if case .countdown = photo { return }
+            if photo == .capturing { return }
+            emit(.switchBackdrop(intent == .nextBackdrop ? .next : .previous))
+            show(.backdropName, for: configuration.backdropNameNanoseconds, at: now)
+        case .takePhoto:
+            guard displayPresent, cameraPresent, photo == .idle else { return }
+            if matteView {
+                show(.text("MATTE VIEW: HOLD NEXT TO LEAVE IT FIRST"), for: configuration.failureNanoseconds, at: now)
+                return
+            }
+            if configuration.countdownSeconds == 0 {
+                capture(emit: emit)
+            } else {
+                photo = .countdown(remaining: configuration.countdownSeconds, tick: now &+ BoothConfiguration.secondNanoseconds)
+            }
+        case .toggleMatteView:
+            guard displayPresent, cameraPresent, photo == .idle else { return }
+            matteView.toggle()
+            emit(.setMatteView(matteView))
+        }
+    }
+
+    /// Takes what fell due by `now`: countdown steps (several, if the loop was late) and the end
+    /// of a transient message.
+    private mutating func advance(to now: UInt64, emit: (BoothAction) -> Void) {
+        while case .countdown(let remaining, let tick) = photo, now >= tick {
+            if remaining > 1 {
+                photo = .countdown(remaining: remaining - 1, tick: tick &+ BoothConfiguration.secondNanoseconds)
+            } else {
+                capture(emit: emit)
+            }
+        }
+        if let transient, now >= transient.until { self.transient = nil }
+    }
+
+    /// The digits (or whatever else) leave the screen first, so the frame captured is the
+    /// picture without them.
+    private mutating func capture(emit: (BoothAction) -> Void) {
+        photo = .capturing
+        syncMessage(emit: emit)
+        emit(.captureShownFrame)
+    }
+
+    private mutating func show(_ message: BoothMessage, for duration: UInt64, at now: UInt64) {
+        serial &+= 1
+        transient = Transient(message: message, until: now &+ duration, serial: serial)
+    }
+
+    /// What belongs on screen now, most urgent first, and until when.
+    private var wanted: (message: BoothMessage, serial: UInt64, until: UInt64?)? {
+        if case .countdown(let remaining, _) = photo { return (.countdown(remaining), 0, nil) }
+        if photo == .capturing { return nil }
+        if let transient { return (transient.message, transient.serial, transient.until) }
+        if !cameraPresent { return (.cameraDisconnected, 0, nil) }
+        if let importText { return (.text(importText), 0, nil) }
+        return nil
+    }
+
+    private mutating func syncMessage(emit: (BoothAction) -> Void) {
+        guard let wanted else {
+            if shown != nil { emit(.clearMessage) }
+            shown = nil
+            return
+        }
+        if let shown, shown.message == wanted.message && shown.serial == wanted.serial { return }
+        shown = (wanted.message, wanted.serial)
+        emit(.showMessage(wanted.message, until: wanted.until))
+    }
+
+    private mutating func syncDeadline(emit: (BoothAction) -> Void) {
+        let next = nextDeadline
+        guard next != armed else { return }
+        armed = next
+        emit(next.map { .armDeadline(at: $0) } ?? .disarmDeadline)
+    }
+
+    private func present(_ device: BoothDevice) -> Bool {
+        device == .camera ? cameraPresent : displayPresent
+    }
+
+    private mutating func setPresent(_ device: BoothDevice, _ value: Bool) {
+        if device == .camera { cameraPresent = value } else { displayPresent = value }
+    }
+}
