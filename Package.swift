@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "FramesTests", dependencies: ["Frames"]),
         .testTarget(name: "FrameSyncTests", dependencies: ["FrameSync"]),
         .testTarget(name: "MatteTests", dependencies: ["Matte", "Scenes", "CSpng"]),
-        .testTarget(name: "ComposeTests", dependencies: ["Compose"]),
+        .testTarget(name: "ComposeTests", dependencies: ["Compose", "CAllocCounter"]),
         .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
         .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec", "TestSupport"]),

@@ -1,7 +1,8 @@
 /// A 5x7 bitmap font for status messages on the output ("CAMERA DISCONNECTED"). Hand-written
 /// because the board image carries no font library or font files, and a few dozen glyphs as
 /// integer constants cost less than any loader. Covers A-Z (lower case is drawn as upper case),
-/// 0-9, space and . , : - ! ? ' / ( ) % + =; anything else is drawn as '?'.
+/// 0-9, space and . , : ; - _ ! ? ' " / \ ( ) [ ] < > % + = * # & @ (what file names and
+/// messages use); anything else is drawn as '?'.
 ///
 /// A glyph is 35 bits: row r (0 = top) in bits 5r...5r+4, with bit 4 of a row the leftmost column.
 /// A switch rather than a table, so looking one up never allocates or initialises a global.
@@ -68,6 +69,18 @@ public enum BitmapFont {
         case 0x25: return 0x0E6820B38  // %
         case 0x2B: return 0x0084F9080  // +
         case 0x3D: return 0x001F07C00  // =
+        case 0x3B: return 0x208C03180  // ;
+        case 0x5F: return 0x7C0000000  // _
+        case 0x22: return 0x00000014A  // "
+        case 0x5C: return 0x042222210  // backslash
+        case 0x5B: return 0x39084210E  // [
+        case 0x5D: return 0x38421084E  // ]
+        case 0x3C: return 0x088882082  // <
+        case 0x3E: return 0x208208888  // >
+        case 0x2A: return 0x009575480  // *
+        case 0x23: return 0x295F57D4A  // #
+        case 0x26: return 0x36554524C  // &
+        case 0x40: return 0x3E17ADE2E  // @
         default: return 0x10041062E  // drawn as ?
         }
     }

@@ -28,7 +28,7 @@ import Testing
         #expect(BitmapFont.glyph(for: UInt8(ascii: "~")) == BitmapFont.glyph(for: UInt8(ascii: "?")))
         #expect(BitmapFont.glyph(for: UInt8(ascii: " ")) == 0)
         // Every supported character is distinct.
-        let characters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:-!?'/()%+=".utf8)
+        let characters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:-!?'/()%+=;_\"\\[]<>*#&@".utf8)
         let glyphs = Set(characters.map { BitmapFont.glyph(for: $0) })
         #expect(glyphs.count == characters.count)
     }
