@@ -14,7 +14,7 @@ import Testing
     @Test func statusReportsKindsWithoutFollowingSymlinks() throws {
         let tmp = TemporaryDirectory("dirfd")
         _ = tmp.write("file", [1, 2, 3])
-        #expect(symlink("/etc/passwd", tmp.file("link")) == 0)
+        #expect(symlink(tmp.file("file"), tmp.file("link")) == 0)
         #expect(mkfifo(tmp.file("fifo"), 0o644) == 0)
         #expect(bk_mkdir(tmp.file("sub"), 0o755) == 0)
         let folder = try DirectoryDescriptor.open(tmp.path)
@@ -27,9 +27,13 @@ import Testing
     }
 
     @Test func opensRefuseSymlinksToFilesAndFolders() throws {
+        // Links point at a decoy outside the tree, never at a real system folder: a clean-up bug
+        // must not be able to reach anything that matters.
+        let outside = TemporaryDirectory("dirfd-outside")
+        _ = outside.write("secret", [1])
         let tmp = TemporaryDirectory("dirfd")
-        #expect(symlink("/etc/passwd", tmp.file("file-link")) == 0)
-        #expect(symlink("/etc", tmp.file("folder-link")) == 0)
+        #expect(symlink(outside.file("secret"), tmp.file("file-link")) == 0)
+        #expect(symlink(outside.path, tmp.file("folder-link")) == 0)
         let folder = try DirectoryDescriptor.open(tmp.path)
         #expect(Self.failure { () throws(SystemError) in _ = try folder.openForReading("file-link") } == Errno(Int32(BK_ELOOP)))
         let folderError = Self.failure { () throws(SystemError) in _ = try folder.openDirectory("folder-link") }
