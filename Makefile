@@ -41,6 +41,12 @@ devices-test: deps vboard-x86_64
 vboard-x86_64:
 	@bash vboard/build.sh x86_64
 
+# The README's two commands on a new minimal Debian 12 root (mmdebstrap), caches empty; as long as a
+# cold CI run, so not part of `make test`. See tests/clean-root/run.sh.
+.PHONY: clean-root-test
+clean-root-test:
+	bash tests/clean-root/run.sh
+
 include $(wildcard mk/*.mk)
 
 # README command 2: every test. Unit tests, the command-line checks, the virtual board's

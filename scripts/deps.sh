@@ -5,6 +5,11 @@ set -euo pipefail
 
 packages=(pkg-config libinih-dev libspng-dev libturbojpeg0-dev libv4l-dev libgpiod-dev libdrm-dev
           libgbm-dev libudev-dev)
+# What the Swift toolchain itself needs on Debian 12 (its tarball ships none of it): the C toolchain
+# it links with, and the libraries its driver, package manager and Foundation load. A desktop or
+# server install has them; a minimal root does not.
+packages+=(binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6
+           tzdata zlib1g-dev python3)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -36,6 +36,7 @@ expect "bad frame count names the range" 2 "--frames.*1" -- "$backdrop" demo --f
 expect "bad size" 2 "--size" -- "$backdrop" demo --size 12xq
 expect "demo writes a video" 0 "latency end-to-end" -- "$backdrop" demo --frames 5 --size 128x96 --out "$work/d.y4m"
 expect "demo video has 5 frames" 0 "^5$" -- bash -c "grep -c FRAME '$work/d.y4m'"
+expect "demo names its contact sheet last" 0 "contact sheet.*d-sheet.png$" -- bash -c "'$backdrop' demo --frames 7 --size 160x90 --out '$work/d.y4m' 2>/dev/null | tail -1"
 
 printf '[matte]\nmode = auto\nnear_mm = 300\nfar_mm = 2000\n' > "$work/good.conf"
 expect "good config passes" 0 "ok" -- "$backdrop" check-config "$work/good.conf"
@@ -47,6 +48,14 @@ expect "syntax error names its line" 2 "syntax.conf:1" -- "$backdrop" check-conf
 printf '[matte]\ncolour = blue\n' > "$work/unknown.conf"
 expect "unknown key warns but passes" 0 "warning.*colour" -- "$backdrop" check-config "$work/unknown.conf"
 expect "missing config file" 2 "nothere.conf" -- "$backdrop" check-config "$work/nothere.conf"
+"$backdrop" demo --frames 7 --size 1280x720 --out "$work/s.y4m" >/dev/null 2>&1
+expect "contact sheet is a 1920x810 PNG (six frames beside their mattes)" 0 "^PNG 1920x810$" -- python3 -c "
+import struct, sys
+head = open(sys.argv[1], 'rb').read(24)
+print(('PNG' if head[:8] == bytes([137, 80, 78, 71, 13, 10, 26, 10]) else 'not PNG') + ' %dx%d' % struct.unpack('>II', head[16:24]))" "$work/s-sheet.png"
+expect "make-backdrops writes four PNGs" 0 "wrote 4 backdrops" -- "$backdrop" make-backdrops "$work/made" --size 320x180
+expect "made backdrops form a clean backgrounds folder" 0 "ok" -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/made"
+expect "make-backdrops needs a folder" 2 "DIR" -- "$backdrop" make-backdrops
 
 mkdir -p "$work/bg"
 cp "$good_png" "$work/bg/a-good.png"

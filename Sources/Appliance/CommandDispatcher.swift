@@ -20,6 +20,7 @@ enum CommandDispatcher {
         case "check-config": help = HelpText.checkConfig; body = CheckConfigCommand.run
         case "bench": help = HelpText.bench; body = BenchCommand.run
         case "run": help = HelpText.run; body = RunCommand.run
+        case "make-backdrops": help = HelpText.makeBackdrops; body = MakeBackdropsCommand.run
         default:
             Log.error("unknown command \(command); see backdrop --help")
             return .invalidInput

@@ -1,6 +1,7 @@
 import Backgrounds
 import Scenes
 import Frames
+import ImageCodec
 import KernelIO
 import Pipeline
 import Settings
@@ -20,7 +21,7 @@ enum DemoCommand {
         // the output as [background] fit says, as it would a real camera's image.
         let cameraSize = settings.camera.size
 
-        let backdrops = BackdropChoice.library(settings: settings, outputSize: outputSize)
+        let backdrops = demoBackdrops(settings: settings, outputSize: outputSize)
         let feed = SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: cameraSize, depthSize: cameraSize,
                                  frameLimit: frames, paced: false)
         let assembly = PipelineAssembly(settings.pipeline)
@@ -42,6 +43,35 @@ enum DemoCommand {
             try OfflineRun.run(feed: feed, sink: sink, processor: processor, assembly: assembly,
                                backdrops: backdrops, frames: frames, settings: settings)
         }
-        StandardOutput.line("demo: wrote \(frames) frames to \(outPath)")
+        // The scene is deterministic: a second one, through a processor of its own (the run's
+        // workers are stopped with it), renders the frames the video shows.
+        let sheetProcessor = try assembly.makeProcessor(colorFormat: .yuyv, colorSize: cameraSize, depthSize: cameraSize,
+                                                        outputSize: outputSize, fit: settings.background.fit,
+                                                        matte: settings.matte, projection: nil)
+        defer { sheetProcessor.stop() }
+        let sheet = ContactSheet(frameCount: frames)
+        let sheetPath = (outPath.hasSuffix(".y4m") ? String(outPath.dropLast(4)) : outPath) + "-sheet.png"
+        do throws(ImageError) {
+            try sheet.write(to: sheetPath, scene: SyntheticScene(seed: 1, colourSize: cameraSize, depthSize: cameraSize),
+                            processor: sheetProcessor, backdrops: backdrops, outputSize: outputSize)
+        } catch {
+            throw .runtime("cannot write the contact sheet \(sheetPath): \(error.message)")
+        }
+        StandardOutput.line("demo: wrote \(frames) frames to \(outPath); contact sheet "
+                            + "(\(sheet.frameIndices.count) frames with their mattes): \(sheetPath)")
+    }
+
+    /// The configured folder's images when it has any; else the project's generated set, so the
+    /// first look shows a scene rather than the built-in gradient.
+    static func demoBackdrops(settings: Settings, outputSize: FrameSize) -> BackgroundLibrary {
+        let (library, warnings) = BackgroundLibrary.load(directory: settings.background.directory,
+                                                         outputSize: outputSize, fit: settings.background.fit)
+        guard library.usesBuiltInDefault else {
+            for warning in warnings { Log.warning(warning) }
+            return library
+        }
+        Log.info("backgrounds: no images in \(settings.background.directory); "
+                 + "showing the \(GeneratedBackdrop.all.count) generated backdrops")
+        return BackgroundLibrary.generated(outputSize: outputSize, fit: settings.background.fit)
     }
 }

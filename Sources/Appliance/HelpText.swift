@@ -12,6 +12,7 @@ enum HelpText {
       check-config  validate a config file exactly as the device will
       bench         per-stage ns/pixel and the ratio to memcpy of the same bytes
       run           the appliance loop (source and sink chosen by the config)
+      make-backdrops  write the project's own backdrops as PNG files
 
     backdrop COMMAND --help shows a command's options.
     exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
@@ -22,11 +23,21 @@ enum HelpText {
 
     Runs the synthetic RGB-D scene (a person at ~1.2 m before a wall at ~3 m) through the whole
     pipeline and writes the composite to PATH (.y4m video; default out/demo.y4m), then prints a
-    summary with latency statistics.
+    summary with latency statistics, and writes PATH-sheet.png (PATH without .y4m): a contact
+    sheet of six frames spread over the run, each beside its matte. Without images in the
+    configured backgrounds folder it shows the project's generated backdrops.
       --frames N     frames to render (1...100000, default 300)
       --out PATH     output video (.y4m) or a directory for PNG frames
       --size WxH     output size (default 1280x720)
       --config FILE  take [matte], [background] and [pipeline] from FILE
+    """
+
+    static let makeBackdrops = """
+    usage: backdrop make-backdrops DIR [--size WxH]
+
+    Writes the backdrops the project draws itself (sunset, night sky, party lights, studio grey)
+    as DIR/NAME.png, for a box's backgrounds folder or a USB stick to start from.
+      --size WxH  picture size (default 1920x1080, a 1080p TV)
     """
 
     static let render = """

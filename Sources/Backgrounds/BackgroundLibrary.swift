@@ -23,7 +23,7 @@ public final class BackgroundLibrary {
     public private(set) var currentIndex = 0
     private let images: [BackgroundImage]
 
-    private init(images: [BackgroundImage], outputSize: FrameSize, fit: FitMode, usesBuiltInDefault: Bool) {
+    init(images: [BackgroundImage], outputSize: FrameSize, fit: FitMode, usesBuiltInDefault: Bool) {
         precondition(!images.isEmpty)
         self.images = images
         self.outputSize = outputSize
