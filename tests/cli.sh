@@ -143,6 +143,12 @@ if [ -d "$rgbd/pcl_five_people" ]; then
 else
     echo "SKIP render a real recording: $rgbd is absent"
 fi
+expect "record a hard scene with truth" 0 "3 frames.*truth" -- "$backdrop" record "$work/scene" --scene group --frames 3 --size 160x120
+expect "record names the known scenes" 2 "unknown scene.*group-still" -- "$backdrop" record "$work/scene2" --scene nope
+expect "eval scores against truth" 0 '"iou_mean".*"boundary_f_mean".*"flicker_levels_per_frame"' -- "$backdrop" eval "$work/scene" --truth "$work/scene/truth" --json
+expect "eval needs --truth" 2 "--truth" -- "$backdrop" eval "$work/scene"
+expect "eval names a missing truth mask" 2 "truth for frame 0" -- "$backdrop" eval "$work/scene" --truth "$work/nowhere"
+expect "record re-records a recording source" 0 "2 frames" -- "$backdrop" record "$work/rerec" --config "$work/run-rec.conf" --frames 5
 expect "bench json has the contract fields" 0 '"ratio_to_memcpy"' -- "$backdrop" bench --size 320x240 --frames 3 --json
 
 echo "cli: $passed passed, $failed failed"

@@ -21,6 +21,8 @@ enum CommandDispatcher {
         case "bench": help = HelpText.bench; body = BenchCommand.run
         case "run": help = HelpText.run; body = RunCommand.run
         case "make-backdrops": help = HelpText.makeBackdrops; body = MakeBackdropsCommand.run
+        case "eval": help = HelpText.eval; body = EvalCommand.run
+        case "record": help = HelpText.record; body = RecordCommand.run
         default:
             Log.error("unknown command \(command); see backdrop --help")
             return .invalidInput

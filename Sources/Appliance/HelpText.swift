@@ -13,6 +13,8 @@ enum HelpText {
       bench         per-stage ns/pixel and the ratio to memcpy of the same bytes
       run           the appliance loop (source and sink chosen by the config)
       make-backdrops  write the project's own backdrops as PNG files
+      eval          score the matte of a recording against truth masks
+      record        write a recording (colour, depth, recording.ini) from the source or a test scene
 
     backdrop COMMAND --help shows a command's options.
     exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
@@ -76,5 +78,29 @@ enum HelpText {
     choose where frames come from and go. SIGTERM/SIGINT stop, SIGHUP reloads the config,
     SIGUSR1 prints latency statistics.
       --frames N  stop after N frames (default: run until stopped)
+    """
+
+    static let eval = """
+    usage: backdrop eval RECORDING --truth DIR [--config FILE] [--json]
+
+    Runs the matte over every frame of RECORDING as render does and scores it against DIR's
+    truth masks (8-bit grey PNGs named like the frames, 255 on the subject): IoU mean and
+    minimum, boundary F-score (boundary pixels within 2 px), flicker (mean alpha change per frame
+    where the truth is still) and lag (frames the matte trails the truth by).
+      --config FILE  [matte] thresholds and, for unregistered depth, [camera] intrinsics
+      --json         one JSON object instead of text
+    """
+
+    static let record = """
+    usage: backdrop record OUT [--frames N] [--config FILE] [--scene NAME] [--size WxH]
+
+    Writes OUT/color/NNNNNN.png, OUT/depth/NNNNNN.png and OUT/recording.ini (unit, registration,
+    intrinsics) from [camera] source in FILE (synthetic or recording; v4l2 is not built yet),
+    so render and eval can read it. With --scene, records a hard test scene with truth masks in
+    OUT/truth instead: group (three people on a floor, the nearest walking at 1 m/s),
+    group-still, group-unregistered (depth from a camera 30 mm aside with a wider view; its
+    colour camera goes to OUT/camera.conf).
+      --frames N  frames to write (1...100000, default 30)
+      --size WxH  colour size of a --scene (default 320x240) or the synthetic source
     """
 }

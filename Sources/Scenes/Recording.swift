@@ -57,6 +57,13 @@ public struct Recording {
                          depthPaths: depthPaths, decoder: decoder)
     }
 
+    /// Frame `frame`'s file name ("000012.png"): truth masks for `backdrop eval` are named the same.
+    public func frameName(_ frame: Int) -> String {
+        let path = colorPaths[frame]
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
     /// Decodes frame `frame` into `color` (RGB24 at `colorSize`) and `depth` (Z16 at `depthSize`).
     public func load(frame: Int, color: ImageView, depth: ImageView) throws(RecordingError) {
         guard frame >= 0 && frame < frameCount else { throw .frameOutOfRange(frame: frame, count: frameCount) }

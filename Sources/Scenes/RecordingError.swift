@@ -15,6 +15,8 @@ public enum RecordingError: Error, Equatable {
     case badFrame(path: String, detail: String)
     case frameOutOfRange(frame: Int, count: Int)
     case image(ImageError)
+    /// A recording (or its folder) could not be written.
+    case cannotWrite(path: String, reason: String)
 
     public var message: String {
         switch self {
@@ -34,6 +36,8 @@ public enum RecordingError: Error, Equatable {
             return "frame \(frame) is outside the recording's \(count) frames"
         case .image(let error):
             return error.message
+        case .cannotWrite(let path, let reason):
+            return "\(path): cannot write (\(reason))"
         }
     }
 }

@@ -326,6 +326,9 @@ public final class SyntheticScene {
         case .head:
             let hair = (y - shape.centreY) / shape.radiusY < -0.35
             return hair ? SIMD3<Float>(60, 40, 30) : SIMD3<Float>(225, 175, 145)
+        case .jumper, .hair, .trousers, .shoe:
+            // Not worn by this scene's person (GroupScene paints them).
+            return SIMD3<Float>(128, 128, 128)
         }
     }
 

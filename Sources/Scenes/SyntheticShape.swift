@@ -8,6 +8,11 @@ struct SyntheticShape {
         case sleeve
         case skin
         case head
+        // GroupScene's clothes and thin parts.
+        case jumper
+        case hair
+        case trousers
+        case shoe
     }
 
     var centreX: Float = 0

@@ -1,0 +1,80 @@
+import Frames
+import ImageCodec
+import KernelIO
+import Matte
+import Pipeline
+import Scenes
+import Settings
+
+/// `backdrop eval RECORDING --truth DIR [--config FILE] [--json]`: runs the matte over a
+/// recording exactly as render does (same registration, same engine) and scores it against truth
+/// masks (8-bit grey PNGs named like the frames): IoU mean and minimum, boundary F (2 px),
+/// flicker over still truth and lag (see MatteEvaluation).
+enum EvalCommand {
+    static func run(_ arguments: [String]) throws(CommandFailure) {
+        let options = try CommandOptions.parse(arguments, valued: ["--truth", "--config"], flags: ["--json"])
+        let recordingPath = try options.positionals(1, names: "RECORDING (a folder with color/, depth/, recording.ini)")[0]
+        guard let truthDirectory = options.value("--truth") else { throw .invalidInput("missing --truth DIR") }
+        var settings = Settings.defaults
+        if let path = options.value("--config") { settings = try ConfigFile.load(path) }
+        let recording: Recording
+        do throws(RecordingError) { recording = try Recording.open(recordingPath) } catch { throw .invalidInput(error.message) }
+        let assembly = PipelineAssembly(settings.pipeline)
+        let camera = DepthRegistration.camera(settings.camera, recordingRegistered: recording.registered,
+                                              recordingIntrinsics: recording.intrinsics, depthSize: recording.depthSize)
+        let processor = try assembly.makeProcessor(
+            colorFormat: .rgb24, colorSize: recording.colorSize, depthSize: recording.depthSize,
+            outputSize: recording.colorSize, fit: settings.background.fit, matte: settings.matte,
+            projection: DepthRegistration.projection(camera: camera, depthSize: recording.depthSize,
+                                                     colorSize: recording.colorSize))
+        defer { processor.stop() }
+        let color = PixelBuffer(format: .rgb24, size: recording.colorSize)
+        let depth = PixelBuffer(format: .z16, size: recording.depthSize)
+        let truth = PixelBuffer(format: .alpha8, size: recording.colorSize)
+        let decoder = ImageDecoder()
+        let evaluation = MatteEvaluation(size: recording.colorSize)
+        for frame in 0..<recording.frameCount {
+            let truthPath = truthDirectory + "/" + recording.frameName(frame)
+            do throws(RecordingError) {
+                try recording.load(frame: frame, color: color.view, depth: depth.view)
+            } catch {
+                throw .invalidInput(error.message)
+            }
+            let header: ImageHeader
+            do throws(ImageError) {
+                header = try decoder.header(path: truthPath)
+            } catch {
+                throw .invalidInput("truth for frame \(frame): \(error.message)")
+            }
+            guard header.isGrey8 && header.size == recording.colorSize else {
+                throw .invalidInput("\(truthPath): a truth mask must be an 8-bit grey PNG of the colour size "
+                                    + recording.colorSize.description)
+            }
+            do throws(ImageError) {
+                try decoder.decode(path: truthPath, into: truth.view)
+            } catch {
+                throw .invalidInput("truth for frame \(frame): \(error.message)")
+            }
+            processor.buildMatte(depth: depth.view, unitMM: recording.unitMM)
+            evaluation.add(alpha: processor.alphaView, truth: truth.view)
+        }
+        let s = evaluation.summary
+        let d = BenchCommand.decimal
+        if options.has("--json") {
+            StandardOutput.line("{\"recording\": \"\(recordingPath)\", \"frames\": \(s.frames), "
+                                + "\"mode\": \"\(settings.matte.mode.name)\", "
+                                + "\"iou_mean\": \(d(s.meanIoU)), \"iou_min\": \(d(s.minimumIoU)), "
+                                + "\"boundary_f_mean\": \(d(s.meanBoundaryF)), \"boundary_f_min\": \(d(s.minimumBoundaryF)), "
+                                + "\"boundary_tolerance_px\": \(MatteEvaluation.boundaryTolerance), "
+                                + "\"flicker_levels_per_frame\": \(d(s.flicker)), \"lag_frames\": \(d(s.lagFrames))}")
+        } else {
+            StandardOutput.line("eval: \(s.frames) frame" + (s.frames == 1 ? "" : "s") + " of \(recordingPath), "
+                                + "matte \(settings.matte.mode.name)\n"
+                                + "  IoU mean \(d(s.meanIoU)), min \(d(s.minimumIoU))\n"
+                                + "  boundary F (\(MatteEvaluation.boundaryTolerance) px) mean \(d(s.meanBoundaryF)), "
+                                + "min \(d(s.minimumBoundaryF))\n"
+                                + "  flicker \(d(s.flicker)) alpha levels per frame over still truth; "
+                                + "lag \(d(s.lagFrames)) frames")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Frames
+import KernelIO
+import Scenes
+import Settings
+
+/// `backdrop record OUT [--frames N] [--config FILE] [--scene NAME] [--size WxH]`: writes the
+/// recording layout (colour PNG, 16-bit depth PNG, recording.ini with the unit, registration and
+/// intrinsics in force) from the configured source, or one of the hard test scenes with their
+/// truth masks (OUT/truth, for `backdrop eval`).
+enum RecordCommand {
+    static let scenes = ["group", "group-still", "group-unregistered"]
+
+    static func run(_ arguments: [String]) throws(CommandFailure) {
+        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--config", "--scene", "--size"], flags: [])
+        let out = try options.positionals(1, names: "OUT (the recording folder to write)")[0]
+        let frames = try options.integer("--frames", default: 30, range: 1...100_000)
+        if let scene = options.value("--scene") {
+            try recordScene(scene, size: try options.size("--size") ?? FrameSize(width: 320, height: 240),
+                            frames: frames, out: out)
+            return
+        }
+        var settings = Settings.defaults
+        if let path = options.value("--config") { settings = try ConfigFile.load(path) }
+        switch settings.camera.source {
+        case .synthetic:
+            let size = try options.size("--size") ?? settings.camera.size
+            let scene = SyntheticScene(colourSize: size)
+            try write(frames: frames, out: out, colourSize: size, depthSize: size,
+                      settings: recordingSettings(registered: true, intrinsics: scene.depthCamera,
+                                                  unitMM: 1, frameRate: scene.frameRate)) { frame, colour, depth, truth in
+                scene.render(frame: frame, color: colour, depth: depth, truth: truth)
+            }
+        case .recording:
+            guard let path = settings.camera.recording else { throw .invalidInput("[camera] recording is not set") }
+            let recording: Recording
+            do throws(RecordingError) { recording = try Recording.open(path) } catch { throw .invalidInput(error.message) }
+            var failure: RecordingError? = nil
+            try write(frames: min(frames, recording.frameCount), out: out, colourSize: recording.colorSize,
+                      depthSize: recording.depthSize, truth: false, settings: recording.settings) { frame, colour, depth, _ in
+                do throws(RecordingError) { try recording.load(frame: frame, color: colour, depth: depth) } catch { failure = error }
+            }
+            if let failure { throw .invalidInput(failure.message) }
+        case .v4l2:
+            throw .invalidInput("record from [camera] source = v4l2 is not built yet; "
+                                + "record a recording or synthetic source, or a --scene")
+        }
+    }
+
+    static func recordScene(_ name: String, size: FrameSize, frames: Int, out: String) throws(CommandFailure) {
+        guard scenes.contains(name) else {
+            throw .invalidInput("unknown scene \(name); known: " + scenes.joined(separator: ", "))
+        }
+        let scene = name == "group-unregistered" ? GroupScene.unregistered(colourSize: size) : GroupScene(colourSize: size)
+        scene.moving = name != "group-still"
+        try write(frames: frames, out: out, colourSize: scene.colourSize, depthSize: scene.depthSize,
+                  settings: recordingSettings(registered: scene.registered, intrinsics: scene.depthCamera,
+                                              unitMM: 1, frameRate: scene.frameRate)) { frame, colour, depth, truth in
+            scene.render(frame: frame, color: colour, depth: depth, truth: truth)
+        }
+        if !scene.registered {
+            // The colour camera and the offset are the camera's facts, which belong in the config.
+            let k = scene.colourCamera
+            let conf = "[camera]\nsource = recording\nrecording = \(out)\n"
+                + "width = \(scene.colourSize.width)\nheight = \(scene.colourSize.height)\n"
+                + "color_fx = \(RecordingWriter.decimal(k.fx))\ncolor_fy = \(RecordingWriter.decimal(k.fy))\n"
+                + "color_cx = \(RecordingWriter.decimal(k.cx))\ncolor_cy = \(RecordingWriter.decimal(k.cy))\n"
+                + "tx_mm = \(Int(scene.colourOffsetMM.x))\nty_mm = \(Int(scene.colourOffsetMM.y))\n"
+                + "tz_mm = \(Int(scene.colourOffsetMM.z))\n"
+            do throws(RecordingError) { try RecordingWriter.writeText(conf, to: out + "/camera.conf") } catch {
+                throw .runtime(error.message)
+            }
+            StandardOutput.line("record: depth is not registered; the colour camera is in \(out)/camera.conf "
+                                + "(use it as --config for render, eval and run)")
+        }
+    }
+
+    static func recordingSettings(registered: Bool, intrinsics: PinholeIntrinsics?, unitMM: Float,
+                                  frameRate: Int) -> RecordingSettings {
+        var settings = RecordingSettings()
+        settings.registered = registered
+        settings.intrinsics = intrinsics
+        settings.unitMM = unitMM
+        settings.frameRate = frameRate
+        return settings
+    }
+
+    /// Writes `frames` frames that `fill` draws into RGB24 colour, Z16 depth and (with `truth`) a mask.
+    static func write(frames: Int, out: String, colourSize: FrameSize, depthSize: FrameSize, truth: Bool = true,
+                      settings: RecordingSettings,
+                      fill: (Int, ImageView, ImageView, ImageView?) -> Void) throws(CommandFailure) {
+        let colour = PixelBuffer(format: .rgb24, size: colourSize)
+        let depth = PixelBuffer(format: .z16, size: depthSize)
+        let mask = PixelBuffer(format: .alpha8, size: colourSize)
+        do throws(RecordingError) {
+            var writer = try RecordingWriter(path: out, settings: settings, withTruth: truth)
+            for frame in 0..<frames {
+                fill(frame, colour.view, depth.view, truth ? mask.view : nil)
+                try writer.append(color: colour.view, depth: depth.view, truth: truth ? mask.view : nil)
+            }
+        } catch {
+            throw .runtime(error.message)
+        }
+        StandardOutput.line("record: \(frames) frame" + (frames == 1 ? "" : "s") + " to \(out)"
+                            + (truth ? " (truth masks in \(out)/truth)" : ""))
+    }
+}
