@@ -40,13 +40,14 @@ let package = Package(
         .target(name: "Controls", dependencies: ["KernelIO"]),
         .target(name: "Buttons", dependencies: ["Controls", "KernelIO", "CGpioShim"]),
         .target(name: "Booth", dependencies: ["Controls"]),
+        .target(name: "Photos", dependencies: ["Frames", "Compose", "ImageCodec", "KernelIO", "CKernel"]),
         .target(name: "Sinks", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO"]),
         .target(name: "Service", dependencies: ["KernelIO", "CKernel"]),
         .executableTarget(name: "Appliance",
                           dependencies: ["Frames", "FrameSync", "Matte", "Compose", "ImageCodec", "Settings",
                                          "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO",
-                                         "Capture", "Scanout", "Controls", "Buttons", "Service", "Booth"]),
+                                         "Capture", "Scanout", "Controls", "Buttons", "Service", "Booth", "Photos"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
         // Test-only helpers shared by the test targets that write files.
@@ -66,6 +67,7 @@ let package = Package(
         .testTarget(name: "ControlsTests", dependencies: ["Controls"]),
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "Controls"]),
         .testTarget(name: "BoothTests", dependencies: ["Booth", "Controls"]),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "ImageCodec", "Frames", "KernelIO", "TestSupport", "CAllocCounter"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "KernelIO", "CKernel"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "Sinks", "Matte", "CAllocCounter"]),

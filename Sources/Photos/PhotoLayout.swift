@@ -1,0 +1,32 @@
+import Frames
+
+/// The shapes a photo writer preallocates for: the composite always, and with
+/// `[photos] keep_layers` the camera's colour frame, the matte and the depth frame.
+public struct PhotoLayout: Equatable, Sendable {
+    public struct Layers: Equatable, Sendable {
+        /// YUYV, NV12 or RGB24, as the camera delivers it; written as RGB PNG.
+        public var colourFormat: PixelFormat
+        public var colourSize: FrameSize
+        /// ALPHA8 at this size; written as 8-bit grey PNG.
+        public var alphaSize: FrameSize
+        /// Z16 at this size; written as 16-bit grey PNG (the recording layout's depth).
+        public var depthSize: FrameSize
+
+        public init(colourFormat: PixelFormat, colourSize: FrameSize, alphaSize: FrameSize, depthSize: FrameSize) {
+            self.colourFormat = colourFormat
+            self.colourSize = colourSize
+            self.alphaSize = alphaSize
+            self.depthSize = depthSize
+        }
+    }
+
+    /// XRGB8888 (or ARGB8888, alpha ignored) at this size: the picture as shown.
+    public var compositeSize: FrameSize
+    /// nil: the JPEG only.
+    public var layers: Layers?
+
+    public init(compositeSize: FrameSize, layers: Layers? = nil) {
+        self.compositeSize = compositeSize
+        self.layers = layers
+    }
+}
