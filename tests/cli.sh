@@ -151,5 +151,45 @@ expect "eval names a missing truth mask" 2 "truth for frame 0" -- "$backdrop" ev
 expect "record re-records a recording source" 0 "2 frames" -- "$backdrop" record "$work/rerec" --config "$work/run-rec.conf" --frames 5
 expect "bench json has the contract fields" 0 '"ratio_to_memcpy"' -- "$backdrop" bench --size 320x240 --frames 3 --json
 
+# check-config --backgrounds counts and lists every bad file (a long list is not cut short), says
+# "no usable image" apart from the count, and counts in words that agree with the number.
+mkdir -p "$work/bad10" "$work/one" "$work/onebad"
+for i in 0 1 2 3 4 5 6 7 8 9; do printf 'junk %d' $i > "$work/bad10/bad-$i-with-a-name-long-enough-to-make-the-list-long.png"; done
+expect "ten bad backdrops: ten counted" 2 "10 backdrops would be skipped" -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/bad10"
+expect "ten bad backdrops: ten listed" 0 "^10$" -- bash -c "'$backdrop' check-config '$work/good.conf' --backgrounds '$work/bad10' 2>&1 | grep -c 'skipped.*bad-[0-9]-with'"
+expect "no usable image is said, not counted as a file" 2 "no usable image" -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/bad10"
+cp "$good_png" "$work/one/only.png"
+expect "one backdrop in the singular" 0 "ok; 1 backdrop in " -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/one"
+cp "$good_png" "$work/onebad/good.png"; printf 'x' > "$work/onebad/bad.png"
+expect "bench reports the backdrop switch time" 0 "backdrop switch, 1 backdrop.*shown after p50 .* ms.*prepared in" -- "$backdrop" bench --backgrounds "$work/one" --size 320x240
+expect "one skipped in the singular" 2 ": 1 backdrop would be skipped" -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/onebad"
+
+# Control characters from files are shown escaped, never sent to the terminal.
+printf '[matte]\nmode = \033[2Jauto\n' > "$work/escape.conf"
+expect "control bytes in a config value are escaped" 2 'mode.*\\x1b\[2Jauto' -- "$backdrop" check-config "$work/escape.conf"
+expect "no raw escape byte reaches the terminal (config)" 0 "^0$" -- bash -c "'$backdrop' check-config '$work/escape.conf' 2>&1 | tr -dc '\033' | wc -c"
+mkdir -p "$work/escbg"; printf 'x' > "$work/escbg/red"$'\033'"[31m.png"
+expect "no raw escape byte reaches the terminal (file name)" 0 "^0$" -- bash -c "'$backdrop' check-config '$work/good.conf' --backgrounds '$work/escbg' 2>&1 | tr -dc '\033' | wc -c"
+
+# A 64-megapixel backdrop (192 MiB decoded) on a box without that much memory: a message, not a crash.
+# Under AddressSanitizer the address-space limit cannot apply (its shadow memory reserves terabytes).
+if [ -z "${BACKDROP_SANITIZED:-}" ]; then
+    mkdir -p "$work/huge"
+    python3 - "$work/huge/sixty-four-megapixels.png" <<'PY'
+import struct, sys, zlib
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+side = 8192
+packer = zlib.compressobj(9)
+row = b"\0" + b"\x40\x80\xc0" * side
+idat = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+ihdr = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+PY
+    expect "64-megapixel backdrop without the memory: a message" 2 "sixty-four-megapixels.png: not enough memory to decode a 8192x8192" -- bash -c "ulimit -v 180000; '$backdrop' check-config '$work/good.conf' --backgrounds '$work/huge'"
+else
+    echo "SKIP 64-megapixel backdrop under a memory limit: sanitizer build"
+fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

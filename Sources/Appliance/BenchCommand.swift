@@ -14,8 +14,12 @@ enum BenchCommand {
     static let bytesPerPixel = 12
 
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--size", "--frames"], flags: ["--json"])
+        let options = try CommandOptions.parse(arguments, valued: ["--size", "--frames", "--backgrounds"], flags: ["--json"])
         _ = try options.positionals(0, names: "")
+        if let directory = options.value("--backgrounds") {
+            let size = try options.size("--size") ?? FrameSize(width: 1920, height: 1080)
+            return StandardOutput.line(try BackdropSwitchBench.run(directory: directory, size: size))
+        }
         let frames = try options.integer("--frames", default: 60, range: 1...10_000)
         let sizes = try options.size("--size").map { [$0] }
             ?? [FrameSize(width: 1280, height: 720), FrameSize(width: 1920, height: 1080)]
@@ -42,6 +46,10 @@ enum BenchCommand {
 
     /// Median per-frame ns/px of each stage over `frames` frames of the synthetic scene, camera
     /// at the output size (the heaviest case: no downscale).
+    private static func memory(_ byteCount: Int) throws(CommandFailure) -> AlignedBuffer {
+        do throws(SystemError) { return try AlignedBuffer(byteCount: byteCount) } catch { throw .runtime(error.message) }
+    }
+
     static func measure(size: FrameSize, frames: Int, workers: Int) throws(CommandFailure) -> StageFigures {
         let scene = SyntheticScene(seed: 7, colourSize: size, depthSize: size)
         let color = PixelBuffer(format: .yuyv, size: size)
@@ -58,8 +66,8 @@ enum BenchCommand {
         var composeTimes: [UInt64] = []
         var copyTimes: [UInt64] = []
         let copyBytes = size.pixelCount * bytesPerPixel
-        let copySource = AlignedBuffer(byteCount: copyBytes)
-        let copyDestination = AlignedBuffer(byteCount: copyBytes)
+        let copySource = try memory(copyBytes)
+        let copyDestination = try memory(copyBytes)
         copySource.base.initializeMemory(as: UInt8.self, repeating: 7, count: copyBytes)
         // Two warm-up frames settle caches and the matte's temporal state.
         for frame in 0..<(frames + 2) {

@@ -10,16 +10,21 @@ enum CheckConfigCommand {
         let settings = try ConfigFile.load(path)
         var summary = "\(path): ok"
         if let directory = options.value("--backgrounds") {
-            let (library, problems) = BackgroundLibrary.load(directory: directory, outputSize: settings.output.size,
-                                                             fit: settings.background.fit)
-            if !problems.isEmpty {
-                var message = "\(directory): \(problems.count) backdrop"
-                    + (problems.count == 1 ? "" : "s") + " would be skipped:"
-                for problem in problems { message += "\n  " + problem }
-                throw .invalidInput(message)
+            let report = BackgroundLibrary.loadReporting(directory: directory, outputSize: settings.output.size,
+                                                         fit: settings.background.fit)
+            if !report.skipped.isEmpty || !report.notices.isEmpty {
+                var lines: [String] = []
+                if !report.skipped.isEmpty {
+                    lines.append("\(directory): \(backdrops(report.skipped.count)) would be skipped:")
+                    lines += report.skipped.map { "  " + $0 }
+                }
+                lines += report.notices
+                throw .invalidInput(lines.joined(separator: "\n"))
             }
-            summary += "; \(library.count) backdrops in \(directory) load"
+            summary += "; \(backdrops(report.library.count)) in \(directory) load"
         }
         StandardOutput.line(summary)
     }
+
+    private static func backdrops(_ count: Int) -> String { count == 1 ? "1 backdrop" : "\(count) backdrops" }
 }

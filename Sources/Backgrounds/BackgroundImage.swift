@@ -18,27 +18,42 @@ public final class BackgroundImage {
     /// Decodes `path` and scales it to `outputSize` with `fit`.
     public static func load(path: String, name: String, outputSize: FrameSize, fit: FitMode,
                             decoder: ImageDecoder) throws(ImageError) -> BackgroundImage {
-        let decoded = try decoder.decode(path: path, covering: outputSize)
+        let scaled = PixelBuffer(format: .xrgb8888, size: outputSize)
+        try decode(path: path, fit: fit, decoder: decoder, into: scaled.view)
+        return BackgroundImage(name: name, buffer: scaled)
+    }
+
+    /// Decodes `path` and scales it into `output` (XRGB8888, the output size) with `fit`.
+    static func decode(path: String, fit: FitMode, decoder: ImageDecoder, into output: ImageView) throws(ImageError) {
+        let decoded = try check(path: path, covering: output.size, decoder: decoder)
+        BackdropScaler.scale(decoded.view, into: output, fit: fit)
+    }
+
+    /// Decodes `path` at the smallest scale that still covers `size` and checks it is a colour image.
+    static func check(path: String, covering size: FrameSize, decoder: ImageDecoder) throws(ImageError) -> PixelBuffer {
+        let decoded = try decoder.decode(path: path, covering: size)
         guard decoded.format == .rgb24 else {
             throw .mismatch(path: path, detail: "a 16-bit greyscale image (depth map?) is not a backdrop")
         }
-        let scaled = PixelBuffer(format: .xrgb8888, size: outputSize)
-        BackdropScaler.scale(decoded.view, into: scaled.view, fit: fit)
-        return BackgroundImage(name: name, buffer: scaled)
+        return decoded
     }
 
     /// The backdrop shown when no image could be loaded: a dark blue vertical gradient, so the box
     /// still shows the person over something rather than a black screen.
     public static func builtInGradient(outputSize: FrameSize) -> BackgroundImage {
         let buffer = PixelBuffer(format: .xrgb8888, size: outputSize)
-        let height = max(1, outputSize.height - 1)
-        for y in 0..<outputSize.height {
+        drawGradient(into: buffer.view)
+        return BackgroundImage(name: "built-in", buffer: buffer)
+    }
+
+    static func drawGradient(into view: ImageView) {
+        let height = max(1, view.size.height - 1)
+        for y in 0..<view.size.height {
             let blue = UInt32(90 - 70 * y / height)
             let green = UInt32(40 - 30 * y / height)
             let red = UInt32(20 - 15 * y / height)
             let word = 0xFF00_0000 | red << 16 | green << 8 | blue
-            buffer.row(y).bindMemory(to: UInt32.self, capacity: outputSize.width).update(repeating: word, count: outputSize.width)
+            view.row(y).bindMemory(to: UInt32.self, capacity: view.size.width).update(repeating: word, count: view.size.width)
         }
-        return BackgroundImage(name: "built-in", buffer: buffer)
     }
 }

@@ -3,97 +3,197 @@ import Frames
 import ImageCodec
 import KernelIO
 
-/// The ring of ready backdrops, all decoded and scaled to the output size at load time, so
-/// switching is a pointer change and the frame path never decodes.
+/// The ring of backdrops, with a memory budget that fits a 1 GB board: only `residentSlots`
+/// output-sized images are decoded at a time (the current one, the next and the previous one
+/// ready for a button press, and the one shown before, which compute may still be blending over).
+/// 64 decoded 1080p backdrops would hold 512 MiB; four hold 32 MiB (133 MiB at 4K), whatever the
+/// folder holds. The files stay where they are (the import never changes a generation it has
+/// switched to) and are decoded again when they come next in line.
 ///
-/// Loading never fails as a whole: files that cannot be used are skipped and reported as warning
-/// lines (file name and reason) for the caller to log; the library itself does not log. When no
-/// file is usable (missing or empty folder, every file bad) the library holds the built-in gradient
-/// (`usesBuiltInDefault`) plus a warning saying so, because the box must always show something.
+/// So a switch to a neighbour is a pointer change; the decode of the new neighbour follows in the
+/// same call (`lastSwitch` says how long each part took). The frame path never decodes.
 ///
-/// Not thread-safe: move through the ring from one thread (the I/O thread); a view handed out
-/// stays valid as long as the library lives, whatever is selected later.
+/// Loading never fails as a whole: every file is decoded once at load, and files that cannot be
+/// used are skipped and reported as warning lines (file name and reason) for the caller to log; the
+/// library itself does not log. When no file is usable (missing or empty folder, every file bad)
+/// the library holds the built-in gradient (`usesBuiltInDefault`) plus a warning saying so,
+/// because the box must always show something.
+///
+/// Not thread-safe: move through the ring from one thread (the I/O thread). A view from `current`
+/// stays valid until two more switches have happened (its slot is the last to be refilled);
+/// `view(at:)` of an image not resident is valid until the next such call.
 public final class BackgroundLibrary {
-    /// Upper bound on images kept (each 1920x1080 backdrop holds 8 MiB).
+    /// Upper bound on images listed (each costs only its name and path until shown).
     public static let maximumImages = 64
+    /// Decoded images held at once, see above.
+    public static let residentSlots = 4
+
+    /// How long the last switch took: until the new backdrop could be shown (zero when it was
+    /// prepared ahead), and the decoding of its neighbours that followed.
+    public struct SwitchTiming: Equatable {
+        public var visibleNanoseconds: UInt64 = 0
+        public var preparingNanoseconds: UInt64 = 0
+    }
 
     public let outputSize: FrameSize
     public let fit: FitMode
     public let usesBuiltInDefault: Bool
     public private(set) var currentIndex = 0
-    private let images: [BackgroundImage]
+    public private(set) var lastSwitch = SwitchTiming()
+    private let entries: [BackdropEntry]
+    /// Fixed for the library's life (never reallocated), so a view handed out keeps pointing at
+    /// the same memory; only a slot's `index` changes when it is refilled.
+    private let slots: [BackdropSlot]
+    private var currentSlot = 0
+    private var inspection: BackdropSlot?
+    private let decoder = ImageDecoder()
+    private var problems: [String] = []
 
-    init(images: [BackgroundImage], outputSize: FrameSize, fit: FitMode, usesBuiltInDefault: Bool) {
-        precondition(!images.isEmpty)
-        self.images = images
+    init(entries: [BackdropEntry], outputSize: FrameSize, fit: FitMode, usesBuiltInDefault: Bool) {
+        precondition(!entries.isEmpty)
+        self.entries = entries
         self.outputSize = outputSize
         self.fit = fit
         self.usesBuiltInDefault = usesBuiltInDefault
+        slots = (0..<min(entries.count, Self.residentSlots)).map { _ in BackdropSlot(outputSize: outputSize) }
+        show(0, after: 0)
     }
 
-    public var count: Int { images.count }
-    public var current: ImageView { images[currentIndex].view }
-    public var currentName: String { images[currentIndex].name }
-    public func name(at index: Int) -> String { images[index].name }
-    public func view(at index: Int) -> ImageView { images[index].view }
+    public var count: Int { entries.count }
+    public var current: ImageView { slots[currentSlot].view }
+    public var currentName: String { entries[currentIndex].name }
+    public func name(at index: Int) -> String { entries[index].name }
+
+    /// Bytes of decoded pixels the library holds (the budget above), whatever `count` is.
+    public var residentBytes: Int { (slots.count + (inspection == nil ? 0 : 1)) * slots[0].buffer.byteCount }
+
+    /// Image `index`, decoded for inspection (tests, tools) if it is not resident.
+    public func view(at index: Int) -> ImageView {
+        if let slot = slots.first(where: { $0.index == index }) { return slot.view }
+        let slot = inspection ?? BackdropSlot(outputSize: outputSize)
+        inspection = slot
+        fill(slot, with: index)
+        return slot.view
+    }
+
+    /// Files that could not be decoded again when their turn came (changed or removed since the
+    /// load): the gradient was shown in their place. Returned once, for the caller to log.
+    public func takeProblems() -> [String] {
+        defer { problems.removeAll() }
+        return problems
+    }
 
     /// Advances, wrapping from the last to the first.
-    public func next() { currentIndex = (currentIndex + 1) % images.count }
+    public func next() { show((currentIndex + 1) % entries.count, after: currentIndex) }
 
     /// Steps back, wrapping from the first to the last.
-    public func previous() { currentIndex = (currentIndex + images.count - 1) % images.count }
+    public func previous() { show((currentIndex + entries.count - 1) % entries.count, after: currentIndex) }
 
     /// Selects `index`; returns false (and changes nothing) when it is out of range.
     @discardableResult
     public func select(_ index: Int) -> Bool {
-        guard images.indices.contains(index) else { return false }
-        currentIndex = index
+        guard entries.indices.contains(index) else { return false }
+        show(index, after: currentIndex)
         return true
     }
 
-    /// Loads every regular, non-hidden file in `directory` in byte order of the names. Returns the
-    /// library and one warning line per file skipped (and one if the default had to be used).
+    /// Makes `index` current, then decodes its neighbours into slots that hold neither them, nor
+    /// the image shown until now.
+    private func show(_ index: Int, after previous: Int) {
+        let start = MonotonicClock.nowNanoseconds()
+        let following = (index + 1) % entries.count, preceding = (index + entries.count - 1) % entries.count
+        let wanted = [index, following, preceding, previous]
+        currentIndex = index
+        currentSlot = ensureResident(index, keeping: wanted)
+        let visible = MonotonicClock.nowNanoseconds()
+        _ = ensureResident(following, keeping: wanted)
+        _ = ensureResident(preceding, keeping: wanted)
+        lastSwitch = SwitchTiming(visibleNanoseconds: visible - start,
+                                  preparingNanoseconds: MonotonicClock.nowNanoseconds() - visible)
+    }
+
+    /// The slot holding `index`, filling one first if none does. There are at most as many
+    /// distinct images in `keeping` as slots, so when `index` is missing a slot holding none of
+    /// them is there to refill.
+    private func ensureResident(_ index: Int, keeping: [Int]) -> Int {
+        if let held = slots.firstIndex(where: { $0.index == index }) { return held }
+        guard let free = slots.firstIndex(where: { !keeping.contains($0.index) }) else {
+            preconditionFailure("backdrop slots: \(slots.count) slots cannot hold \(keeping)")
+        }
+        fill(slots[free], with: index)
+        return free
+    }
+
+    private func fill(_ slot: BackdropSlot, with index: Int) {
+        slot.index = index
+        switch entries[index].origin {
+        case .builtIn:
+            BackgroundImage.drawGradient(into: slot.view)
+        case .generated(let backdrop):
+            backdrop.draw(into: slot.view)
+        case .file(let path):
+            do throws(ImageError) {
+                try BackgroundImage.decode(path: path, fit: fit, decoder: decoder, into: slot.view)
+            } catch {
+                problems.append("backgrounds: cannot show " + error.message + "; showing the built-in gradient")
+                BackgroundImage.drawGradient(into: slot.view)
+            }
+        }
+    }
+
+    /// Checks every regular, non-hidden file in `directory` in byte order of the names by decoding
+    /// it. Returns the library and one warning line per file skipped (and one if the default had
+    /// to be used).
     public static func load(directory: String, outputSize: FrameSize, fit: FitMode) -> (BackgroundLibrary, [String]) {
-        var warnings: [String] = []
-        var images: [BackgroundImage] = []
+        let report = loadReporting(directory: directory, outputSize: outputSize, fit: fit)
+        return (report.library, report.skipped + report.notices)
+    }
+
+    /// `load`, with the lines kept apart: `skipped` has one line per file left out (a file each),
+    /// `notices` the lines about the folder as a whole (unreadable, no usable image).
+    public static func loadReporting(directory: String, outputSize: FrameSize, fit: FitMode)
+        -> (library: BackgroundLibrary, skipped: [String], notices: [String]) {
+        var skipped: [String] = []
+        var entries: [BackdropEntry] = []
+        var notices: [String] = []
         switch listFiles(directory) {
         case .failure(let error):
-            warnings.append("backgrounds: cannot read folder \(directory): \(error.errno.description)")
+            notices.append("backgrounds: cannot read folder \(directory): \(error.errno.description)")
         case .success(let names):
             let decoder = ImageDecoder()
             for name in names {
                 let path = directory + "/" + name
                 if bk_is_directory(path) == 1 { continue }
-                if images.count == maximumImages {
-                    warnings.append("backgrounds: \(path): skipped, only the first \(maximumImages) images are kept")
+                if entries.count == maximumImages {
+                    skipped.append("backgrounds: \(path): skipped, only the first \(maximumImages) images are kept")
                     continue
                 }
                 do throws(ImageError) {
-                    images.append(try BackgroundImage.load(path: path, name: name, outputSize: outputSize, fit: fit,
-                                                           decoder: decoder))
+                    _ = try BackgroundImage.check(path: path, covering: outputSize, decoder: decoder)
+                    entries.append(BackdropEntry(name: name, origin: .file(path: path)))
                 } catch {
-                    warnings.append("backgrounds: skipped " + error.message)
+                    skipped.append("backgrounds: skipped " + error.message)
                 }
             }
         }
-        if images.isEmpty {
-            warnings.append("backgrounds: no usable image in \(directory); showing the built-in gradient")
-            return (BackgroundLibrary(images: [BackgroundImage.builtInGradient(outputSize: outputSize)],
-                                      outputSize: outputSize, fit: fit, usesBuiltInDefault: true), warnings)
+        if entries.isEmpty {
+            notices.append("backgrounds: no usable image in \(directory); showing the built-in gradient")
+            return (builtIn(outputSize: outputSize, fit: fit), skipped, notices)
         }
-        return (BackgroundLibrary(images: images, outputSize: outputSize, fit: fit, usesBuiltInDefault: false), warnings)
+        return (BackgroundLibrary(entries: entries, outputSize: outputSize, fit: fit, usesBuiltInDefault: false), skipped, notices)
     }
 
     /// One image as a library of one (`backdrop render --background IMAGE`); errors are the caller's to report.
     public static func single(path: String, outputSize: FrameSize, fit: FitMode) throws(ImageError) -> BackgroundLibrary {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let image = try BackgroundImage.load(path: path, name: name, outputSize: outputSize, fit: fit, decoder: ImageDecoder())
-        return BackgroundLibrary(images: [image], outputSize: outputSize, fit: fit, usesBuiltInDefault: false)
+        _ = try BackgroundImage.check(path: path, covering: outputSize, decoder: ImageDecoder())
+        return BackgroundLibrary(entries: [BackdropEntry(name: name, origin: .file(path: path))], outputSize: outputSize,
+                                 fit: fit, usesBuiltInDefault: false)
     }
 
     /// Only the built-in gradient (no background folder configured).
     public static func builtIn(outputSize: FrameSize, fit: FitMode = .fill) -> BackgroundLibrary {
-        BackgroundLibrary(images: [BackgroundImage.builtInGradient(outputSize: outputSize)], outputSize: outputSize,
+        BackgroundLibrary(entries: [BackdropEntry(name: "built-in", origin: .builtIn)], outputSize: outputSize,
                           fit: fit, usesBuiltInDefault: true)
     }
 

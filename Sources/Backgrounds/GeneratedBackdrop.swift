@@ -165,11 +165,7 @@ extension BackgroundLibrary {
     /// Every generated backdrop drawn at the output size: what `backdrop demo` shows when no
     /// backdrop folder has images.
     public static func generated(outputSize: FrameSize, fit: FitMode = .fill) -> BackgroundLibrary {
-        let images = GeneratedBackdrop.all.map { backdrop -> BackgroundImage in
-            let buffer = PixelBuffer(format: .xrgb8888, size: outputSize)
-            backdrop.draw(into: buffer.view)
-            return BackgroundImage(name: backdrop.name, buffer: buffer)
-        }
-        return BackgroundLibrary(images: images, outputSize: outputSize, fit: fit, usesBuiltInDefault: false)
+        let entries = GeneratedBackdrop.all.map { BackdropEntry(name: $0.name, origin: .generated($0)) }
+        return BackgroundLibrary(entries: entries, outputSize: outputSize, fit: fit, usesBuiltInDefault: false)
     }
 }

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static int saved_argc;
@@ -135,12 +136,13 @@ void bk_free(void *pointer) { free(pointer); }
 
 void bk_log_line(const char *text) {
     // One write per line: journald and tests read whole lines even with several threads logging.
-    size_t length = strlen(text);
-    char line[1024];
-    if (length > sizeof line - 2) length = sizeof line - 2;
-    memcpy(line, text, length);
-    line[length] = '\n';
-    ssize_t ignored = write(2, line, length + 1);
+    // writev rather than a copy into a fixed buffer, so a long message (a list of problems) is
+    // not cut short.
+    struct iovec parts[2] = {
+        { .iov_base = (void *)text, .iov_len = strlen(text) },
+        { .iov_base = (void *)"\n", .iov_len = 1 },
+    };
+    ssize_t ignored = writev(2, parts, 2);
     (void)ignored;
 }
 

@@ -11,14 +11,14 @@ final class DecodedFrames {
     private let slotBytes: Int
     private let storage: AlignedBuffer
 
-    init(format: PixelFormat, size: FrameSize, slots: Int) {
+    init(format: PixelFormat, size: FrameSize, slots: Int) throws(SystemError) {
         let minimum = format.minimumBytesPerRow(width: size.width)
         self.format = format
         self.size = size
         self.bytesPerRow = (minimum + 63) / 64 * 64
         let bytes = format.byteCount(bytesPerRow: bytesPerRow, height: size.height)
         self.slotBytes = (bytes + 63) / 64 * 64
-        self.storage = AlignedBuffer(byteCount: slotBytes * slots)
+        self.storage = try AlignedBuffer(byteCount: slotBytes * slots)
     }
 
     func view(slot: Int) -> ImageView {

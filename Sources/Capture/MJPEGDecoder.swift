@@ -35,10 +35,15 @@ public final class MJPEGDecoder {
         self.handle = handle
         // MCU padding adds at most 15 columns and rows to any plane.
         planeCapacity = (size.width + 16) * (size.height + 16)
-        planes = AlignedBuffer(byteCount: output == .yuyv ? planeCapacity * 3 : 0)
+        do throws(SystemError) {
+            planes = try AlignedBuffer(byteCount: output == .yuyv ? planeCapacity * 3 : 0)
+            rangeTable = try AlignedBuffer(byteCount: 512)
+        } catch {
+            tjDestroy(handle)
+            throw .system(error)
+        }
         planePointers = .allocate(capacity: 3)
         planeStrides = .allocate(capacity: 3)
-        rangeTable = AlignedBuffer(byteCount: 512)
         let table = rangeTable.typed(UInt8.self)
         for value in 0..<256 {
             table[value] = UInt8(16 + (value * 219 + 127) / 255)

@@ -49,7 +49,11 @@ public final class V4L2Camera {
         let buffers = try CaptureBuffers(fd: raw, path: path, requested: request.bufferCount)
         if format.isCompressed {
             decoder = try MJPEGDecoder(size: negotiated.size, output: delivered)
-            decoded = DecodedFrames(format: delivered, size: negotiated.size, slots: buffers.count)
+            do throws(SystemError) {
+                decoded = try DecodedFrames(format: delivered, size: negotiated.size, slots: buffers.count)
+            } catch {
+                throw .system(error)
+            }
         } else {
             decoder = nil
             decoded = nil

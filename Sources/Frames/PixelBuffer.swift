@@ -8,14 +8,27 @@ public struct PixelBuffer: ~Copyable {
     public let bytesPerRow: Int
     private let storage: AlignedBuffer
 
-    public init(format: PixelFormat, size: FrameSize, rowAlignment: Int = 64) {
+    /// Throws when the memory is not there. Use this wherever the size comes from input (an
+    /// image header, a recording): a refused allocation is then a message, not a crash.
+    public init(allocating format: PixelFormat, size: FrameSize, rowAlignment: Int = 64) throws(SystemError) {
         precondition(format.accepts(size), "\(format.name) cannot hold \(size.description)")
         let minimum = format.minimumBytesPerRow(width: size.width)
         let stride = (minimum + rowAlignment - 1) / rowAlignment * rowAlignment
         self.format = format
         self.size = size
         self.bytesPerRow = stride
-        self.storage = AlignedBuffer(byteCount: format.byteCount(bytesPerRow: stride, height: size.height))
+        self.storage = try AlignedBuffer(byteCount: format.byteCount(bytesPerRow: stride, height: size.height))
+    }
+
+    /// For the fixed start-up buffers whose sizes the validated settings bound (frame slots,
+    /// planes) and for tests: the process cannot run without them, so exhaustion stops it with the
+    /// allocation's message. Sizes that come from file content go through `init(allocating:)`.
+    public init(format: PixelFormat, size: FrameSize, rowAlignment: Int = 64) {
+        do throws(SystemError) {
+            try self.init(allocating: format, size: size, rowAlignment: rowAlignment)
+        } catch {
+            fatalError(error.message)
+        }
     }
 
     public var base: UnsafeMutableRawPointer { storage.base }

@@ -32,7 +32,7 @@ public final class ImageDecoder {
     public func decode(path: String) throws(ImageError) -> PixelBuffer {
         let bytes = try file.read(path)
         let info = try header(of: bytes, path: path)
-        let buffer = PixelBuffer(format: info.naturalFormat, size: info.size)
+        let buffer = try Self.allocate(info.naturalFormat, info.size, path: path)
         try decode(bytes, info: info, path: path, into: buffer.view)
         return buffer
     }
@@ -45,7 +45,7 @@ public final class ImageDecoder {
         let bytes = try file.read(path)
         let info = try header(of: bytes, path: path)
         guard info.container == .jpeg else {
-            let buffer = PixelBuffer(format: info.naturalFormat, size: info.size)
+            let buffer = try Self.allocate(info.naturalFormat, info.size, path: path)
             try decode(bytes, info: info, path: path, into: buffer.view)
             return buffer
         }
@@ -67,7 +67,7 @@ public final class ImageDecoder {
                 }
             }
         }
-        let buffer = PixelBuffer(format: .rgb24, size: orientation.displayedSize(ofStored: best))
+        let buffer = try Self.allocate(.rgb24, orientation.displayedSize(ofStored: best), path: path)
         try decodeJPEG(bytes, path: path, orientation: orientation, into: buffer.view)
         return buffer
     }
@@ -84,7 +84,7 @@ public final class ImageDecoder {
     /// Decodes bytes already in memory (for callers that embed or download images).
     public func decode(bytes: UnsafeRawBufferPointer, name: String) throws(ImageError) -> PixelBuffer {
         let info = try header(of: bytes, path: name)
-        let buffer = PixelBuffer(format: info.naturalFormat, size: info.size)
+        let buffer = try Self.allocate(info.naturalFormat, info.size, path: name)
         try decode(bytes, info: info, path: name, into: buffer.view)
         return buffer
     }
@@ -135,6 +135,14 @@ public final class ImageDecoder {
         if info.naturalFormat == .z16 { return "a 16-bit greyscale PNG" }
         if info.isGrey8 { return "an 8-bit greyscale PNG" }
         return "a colour \(info.container.name)"
+    }
+
+    private static func allocate(_ format: PixelFormat, _ size: FrameSize, path: String) throws(ImageError) -> PixelBuffer {
+        do throws(SystemError) {
+            return try PixelBuffer(allocating: format, size: size)
+        } catch {
+            throw .outOfMemory(path: path, width: size.width, height: size.height)
+        }
     }
 
     private static func checkLimits(width: Int, height: Int, path: String) throws(ImageError) {
@@ -230,20 +238,53 @@ public final class ImageDecoder {
     private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, path: String, orientation: ExifOrientation,
                             into view: ImageView) throws(ImageError) {
         guard orientation != .upright else { return try decodeJPEG(bytes, path: path, into: view) }
-        let stored = PixelBuffer(format: .rgb24, size: orientation.displayedSize(ofStored: view.size))
+        let stored = try Self.allocate(.rgb24, orientation.displayedSize(ofStored: view.size), path: path)
         try decodeJPEG(bytes, path: path, into: stored.view)
         orientation.turn(stored.view, into: view)
     }
 
     private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, path: String, into view: ImageView) throws(ImageError) {
         let handle = try jpegHandle(path: path)
-        // Stop on warnings: libjpeg's "premature end of data" is only a warning, and a truncated
-        // file must be reported, not shown half grey.
-        let status = tjDecompress2(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                   UInt(bytes.count), view.base.assumingMemoryBound(to: UInt8.self),
+        let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
+            throw .corrupt(path: path, detail: jpegText(handle))
+        }
+        if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
+            return try decodeCMYK(bytes, handle: handle, path: path, into: view)
+        }
+        // Stop on warnings: libjpeg's "premature end of data" is only a warning. A truncated JPEG
+        // is refused although its top part would decode: on a box it is nearly always a copy cut
+        // short (a stick pulled out), the rest would show as flat grey on the TV, and the refusal
+        // names the file so it can be copied again. The previous backdrop set stays meanwhile.
+        let status = tjDecompress2(handle, source, UInt(bytes.count), view.base.assumingMemoryBound(to: UInt8.self),
                                    Int32(view.size.width), Int32(view.bytesPerRow), Int32(view.size.height),
                                    Int32(TJPF_RGB.rawValue), Int32(TJFLAG_STOPONWARNING))
         guard status == 0 else { throw .corrupt(path: path, detail: jpegText(handle)) }
+    }
+
+    /// libturbojpeg decodes CMYK and YCCK JPEGs (print workflows, some stock photos) only to CMYK
+    /// pixels. The conversion to RGB is the naive one without a colour profile: close enough for a
+    /// backdrop, where refusing the file would be worse. Such files carry Adobe's APP14 marker and
+    /// store the channels inverted (255 = no ink), as libjpeg's own example and browsers read them.
+    private func decodeCMYK(_ bytes: UnsafeRawBufferPointer, handle: tjhandle, path: String,
+                            into view: ImageView) throws(ImageError) {
+        let cmyk = try Self.allocate(.xrgb8888, view.size, path: path)
+        let status = tjDecompress2(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
+                                   cmyk.base.assumingMemoryBound(to: UInt8.self), Int32(view.size.width),
+                                   Int32(cmyk.bytesPerRow), Int32(view.size.height),
+                                   Int32(TJPF_CMYK.rawValue), Int32(TJFLAG_STOPONWARNING))
+        guard status == 0 else { throw .corrupt(path: path, detail: jpegText(handle)) }
+        for y in 0..<view.size.height {
+            let input = cmyk.row(y).assumingMemoryBound(to: UInt8.self)
+            let output = view.row(y).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<view.size.width {
+                let key = UInt32(input[x * 4 + 3])
+                for channel in 0..<3 {
+                    output[x * 3 + channel] = UInt8((UInt32(input[x * 4 + channel]) * key + 127) / 255)
+                }
+            }
+        }
     }
 
     private func jpegText(_ handle: tjhandle) -> String {

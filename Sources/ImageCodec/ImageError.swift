@@ -1,3 +1,5 @@
+import KernelIO
+
 /// Why an image could not be read, decoded or written. Every case names the file so a caller
 /// (background loader, recording source, `backdrop render`) can report it without more context.
 public enum ImageError: Error, Equatable {
@@ -13,22 +15,37 @@ public enum ImageError: Error, Equatable {
     case mismatch(path: String, detail: String)
     /// Encoding or writing failed.
     case writeFailed(path: String, reason: String)
+    /// The pixels fit the limits but the memory for them was refused (a small board, a huge image).
+    case outOfMemory(path: String, width: Int, height: Int)
 
-    public var message: String {
+    /// The path is escaped in full (newlines too): a file name is one line of a message.
+    public var message: String { describe(TerminalText.escaped(path)) }
+
+    public var path: String {
         switch self {
-        case .unreadable(let path, let reason):
+        case .unreadable(let path, _), .corrupt(let path, _), .unsupportedFormat(let path, _),
+             .tooLarge(let path, _, _), .mismatch(let path, _), .writeFailed(let path, _), .outOfMemory(let path, _, _):
+            return path
+        }
+    }
+
+    private func describe(_ path: String) -> String {
+        switch self {
+        case .unreadable(_, let reason):
             return "\(path): cannot read: \(reason)"
-        case .corrupt(let path, let detail):
+        case .corrupt(_, let detail):
             return "\(path): corrupt or truncated image: \(detail)"
-        case .unsupportedFormat(let path, let detail):
+        case .unsupportedFormat(_, let detail):
             return "\(path): unsupported format: \(detail)"
-        case .tooLarge(let path, let width, let height):
+        case .tooLarge(_, let width, let height):
             return "\(path): image is \(width)x\(height), larger than the limit of "
                 + "\(ImageDecoder.maximumSide) per side and \(ImageDecoder.maximumPixels) pixels"
-        case .mismatch(let path, let detail):
+        case .mismatch(_, let detail):
             return "\(path): \(detail)"
-        case .writeFailed(let path, let reason):
+        case .writeFailed(_, let reason):
             return "\(path): cannot write image: \(reason)"
+        case .outOfMemory(_, let width, let height):
+            return "\(path): not enough memory to decode a \(width)x\(height) image; use a smaller one"
         }
     }
 }

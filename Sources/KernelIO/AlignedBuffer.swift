@@ -6,10 +6,12 @@ public struct AlignedBuffer: ~Copyable {
     public let base: UnsafeMutableRawPointer
     public let byteCount: Int
 
-    public init(byteCount: Int, alignment: Int = 64) {
+    /// Throws ENOMEM when the memory is not there: sizes come from config and image headers (a
+    /// 64-megapixel backdrop asks for 192 MiB), so a refusal is input to report, not a crash.
+    public init(byteCount: Int, alignment: Int = 64) throws(SystemError) {
         precondition(byteCount >= 0)
         guard let memory = bk_aligned_alloc(alignment, max(byteCount, alignment)) else {
-            fatalError("out of memory allocating \(byteCount) bytes of frame memory")
+            throw SystemError("allocating \(byteCount) bytes of frame memory", .outOfMemory)
         }
         base = memory
         self.byteCount = byteCount

@@ -16,6 +16,7 @@ public struct Errno: Equatable, Sendable {
     public static let busy = Errno(Int32(BK_EBUSY))
     public static let invalidArgument = Errno(Int32(BK_EINVAL))
     public static let notPermitted = Errno(Int32(BK_EPERM))
+    public static let outOfMemory = Errno(Int32(BK_ENOMEM))
 
     public var description: String {
         guard let text = bk_strerror(code) else { return "errno \(code)" }

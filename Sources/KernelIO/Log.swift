@@ -6,8 +6,10 @@ public enum Log {
     public static func warning(_ line: String) { emit("warning: " + line) }
     public static func error(_ line: String) { emit("error: " + line) }
 
+    /// Control characters from file content are escaped here, in the one place every message
+    /// passes; the newlines of a message of several lines stay.
     private static func emit(_ line: String) {
-        var text = line
+        var text = TerminalText.escaped(line, keepingNewlines: true)
         text.withUTF8 { bytes in
             // Copy into a NUL-terminated buffer because String storage need not be terminated.
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in

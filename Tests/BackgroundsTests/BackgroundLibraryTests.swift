@@ -150,4 +150,69 @@ import Testing
         #expect(library.count == 1 && library.currentName == "ok.png")
         #expect(Self.pixel(library.current, 31, 17) == 0xFF01_0203)
     }
+
+    @Test func onlyAFewBackdropsAreDecodedAtOnceAndEachShowsItsOwnImage() throws {
+        let directory = TemporaryDirectory("backgrounds")
+        let count = 9
+        for index in 0..<count {
+            let image = Self.solid(FrameSize(width: 8, height: 8), (UInt8(10 * index), UInt8(index), 200))
+            try PNGEncoder.write(image.view, to: directory.file("\(index).png"))
+        }
+        let (library, warnings) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
+        #expect(warnings.isEmpty && library.count == count)
+        let slotBytes = PixelBuffer(format: .xrgb8888, size: Self.output).byteCount
+        #expect(library.residentBytes == BackgroundLibrary.residentSlots * slotBytes)
+        func expected(_ index: Int) -> UInt32 { 0xFF00_00C8 | UInt32(10 * index) << 16 | UInt32(index) << 8 }
+        // Forward twice round, then back, then jumps: the image shown is always the one named.
+        for step in 0..<(2 * count) {
+            #expect(library.currentIndex == step % count)
+            #expect(Self.pixel(library.current, 3, 3) == expected(step % count), "forward at \(step)")
+            library.next()
+        }
+        for _ in 0..<count {
+            library.previous()
+            #expect(Self.pixel(library.current, 3, 3) == expected(library.currentIndex), "back at \(library.currentIndex)")
+        }
+        for index in [5, 2, 8, 0, 4] {
+            #expect(library.select(index))
+            #expect(Self.pixel(library.current, 3, 3) == expected(index), "jump to \(index)")
+        }
+        #expect(Self.pixel(library.view(at: 7), 3, 3) == expected(7))
+        // Memory stays the same however far the ring was walked (plus the one inspection slot).
+        #expect(library.residentBytes == (BackgroundLibrary.residentSlots + 1) * slotBytes)
+    }
+
+    @Test func theImageShownBeforeASwitchStaysIntactUntilTwoMoreSwitches() throws {
+        let directory = TemporaryDirectory("backgrounds")
+        for index in 0..<6 {
+            let image = Self.solid(FrameSize(width: 8, height: 8), (UInt8(40 * index), 0, 0))
+            try PNGEncoder.write(image.view, to: directory.file("\(index).png"))
+        }
+        let (library, _) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
+        // Compute may still blend over the view it took before a press: a jump must not refill it.
+        let shown = library.current
+        #expect(library.select(3))
+        #expect(Self.pixel(shown, 3, 3) == 0xFF00_0000)
+        let second = library.current
+        library.next()
+        #expect(Self.pixel(second, 3, 3) == 0xFF78_0000)
+        library.previous()
+        #expect(Self.pixel(library.current, 3, 3) == 0xFF78_0000)
+    }
+
+    @Test func aFileGoneBeforeItsTurnShowsTheGradientAndSaysSo() throws {
+        let directory = TemporaryDirectory("backgrounds")
+        for index in 0..<5 {
+            let image = Self.solid(FrameSize(width: 8, height: 8), (0, UInt8(50 * index), 0))
+            try PNGEncoder.write(image.view, to: directory.file("\(index).png"))
+        }
+        let (library, _) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
+        #expect(bk_unlink(directory.file("2.png")) == 0)
+        library.next()  // now 1; 2 is decoded ahead and is gone
+        let problems = library.takeProblems()
+        #expect(problems.count == 1 && problems[0].contains("2.png"), "\(problems)")
+        library.next()
+        #expect(library.currentName == "2.png" && Self.pixel(library.current, 0, 0) != 0xFF00_6400)
+        #expect(library.takeProblems().isEmpty)
+    }
 }

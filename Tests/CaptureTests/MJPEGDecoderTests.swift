@@ -69,8 +69,8 @@ import Testing
         #expect(throws: CaptureError.self) { try MJPEGDecoder(size: FrameSize(width: 63, height: 32), output: .yuyv) }
     }
 
-    @Test func eachSlotDecodesIntoItsOwnImage() {
-        let frames = DecodedFrames(format: .yuyv, size: FrameSize(width: 80, height: 32), slots: 3)
+    @Test func eachSlotDecodesIntoItsOwnImage() throws {
+        let frames = try DecodedFrames(format: .yuyv, size: FrameSize(width: 80, height: 32), slots: 3)
         let first = frames.view(slot: 0), second = frames.view(slot: 1)
         #expect(first.bytesPerRow >= 160 && first.bytesPerRow % 64 == 0)
         #expect(second.base - first.base >= first.bytesPerRow * 32)
