@@ -1,0 +1,12 @@
+#!/bin/bash
+# Host packages the image build needs; installs only what is missing.
+set -euo pipefail
+need=(mmdebstrap qemu-user-static genimage bmap-tools mtools dosfstools e2fsprogs fdisk xz-utils systemd)
+missing=()
+for p in "${need[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+((${#missing[@]})) || exit 0
+echo "image: installing ${missing[*]}" >&2
+apt-get -o DPkg::Lock::Timeout=600 update >&2
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}" >&2
