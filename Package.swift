@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Booth", dependencies: ["Controls"]),
         .target(name: "Photos", dependencies: ["Frames", "Compose", "ImageCodec", "KernelIO", "CKernel"]),
         .target(name: "Sinks", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
-        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO"]),
+        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO", "Scanout"]),
         .target(name: "Service", dependencies: ["KernelIO", "CKernel"]),
         .executableTarget(name: "Appliance",
                           dependencies: ["Frames", "FrameSync", "Matte", "Compose", "ImageCodec", "Settings",
@@ -70,6 +70,6 @@ let package = Package(
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "ImageCodec", "Frames", "KernelIO", "TestSupport", "CAllocCounter"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "KernelIO", "CKernel"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "Sinks", "Matte", "CAllocCounter"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "CAllocCounter"]),
     ]
 )

@@ -1,11 +1,10 @@
 import Buttons
-import CKernel
 import Controls
 import KernelIO
 import Settings
 
 /// The three buttons as intents: GPIO edges from the panel through the classifier (debounce,
-/// short/long/held). Polled by the I/O loop between frames; never blocks.
+/// short/long/held). Read by the I/O loop when its fd is readable; never blocks.
 final class ButtonControls {
     private let panel: ButtonPanel
     private var classifier: ButtonClassifier
@@ -59,10 +58,11 @@ final class ButtonControls {
         return try result!.get()
     }
 
-    /// Reads what the buttons did since the last call and hands each intent to `act`.
-    func poll(_ act: (ButtonIntent) -> Void) {
-        let ready = panel.withDescriptor { bk_poll_readable($0, 0) == 1 }
-        if ready {
+    /// Reads what the buttons did when the panel's fd was `readable` (epoll said so), then lets
+    /// the classifier see the time (a press held past the long-press time) and hands each intent
+    /// to `act`. Never blocks; reads nothing when not readable.
+    func poll(readable: Bool, _ act: (ButtonIntent) -> Void) {
+        if readable {
             do throws(ButtonError) {
                 try panel.readEdges { edge in
                     classifier.handle(edge) { gesture in
@@ -77,4 +77,7 @@ final class ButtonControls {
             if let intent = ButtonIntent.forGesture(gesture) { act(intent) }
         }
     }
+
+    /// When the classifier next needs to see the time (debounce end, long press), for the loop's timer.
+    var nextDeadline: UInt64? { classifier.nextDeadline }
 }

@@ -5,8 +5,9 @@ import Matte
 import Pipeline
 import Settings
 
-/// The appliance's steady state for one source and sink: live pacing (late frames dropped),
-/// signals handled between frames, statistics at exit.
+/// The appliance's steady state for one source and sink without devices (synthetic scene or
+/// recording into a file or nowhere): live pacing (late frames dropped), one event loop holding
+/// the signals and the heartbeat, statistics at exit and on SIGUSR1.
 enum LiveRun {
     static func run<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
         feed: consuming Source, sink: consuming Sink, settings: Settings, configPath: String, assembly: PipelineAssembly,
@@ -14,6 +15,8 @@ enum LiveRun {
     ) throws(CommandFailure) {
         let cameraSummary = feed.summary
         let outputSummary = sink.summary
+        let loop = try makeLoop()
+        let watch = try SignalWatch(signals, in: loop)
         let tolerance = settings.sync.toleranceNanoseconds(fps: feed.frameRate)
         let processor = try assembly.makeProcessor(colorFormat: feed.colorFormat, colorSize: feed.colorSize,
                                                    depthSize: feed.depthSize, outputSize: sink.outputSize,
@@ -22,7 +25,10 @@ enum LiveRun {
                                                        camera: settings.camera, depthSize: feed.depthSize,
                                                        colorSize: feed.colorSize))
         let runner = try assembly.startRunner(source: feed, sink: sink, processor: processor, pacing: .live,
-                                              syncToleranceNanoseconds: tolerance, backdrops: backdrops)
+                                              syncToleranceNanoseconds: tolerance,
+                                              generation: FrameGeneration(matte: settings.matte, backdrop: backdrops.current),
+                                              loop: loop)
+        assembly.placeIOThread()
         Log.info("camera: \(cameraSummary)")
         Log.info("output: \(outputSummary)")
         Log.info("compute: \(processor.bandCount) band(s); matte \(settings.matte.mode.name)")
@@ -31,33 +37,37 @@ enum LiveRun {
         }
         var current = settings
         var stopSignal: Int32? = nil
-        runner.run(frameLimit: frames) {
-            let pending = signals.drain()
-            if pending.statistics { StandardOutput.line(runner.statistics.report) }
-            if pending.reload { current = reload(configPath, current: current, processor: processor) }
+        var heartbeat = Heartbeat(loop: loop)
+        let started = MonotonicClock.nowNanoseconds()
+        runner.run(frameLimit: frames) { ready in
+            _ = heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: false)
+            let pending = watch.pending(ready, signals)
+            if pending.statistics {
+                StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started))
+            }
+            if pending.reload, let settings = ConfigReload.load(configPath, current: current) {
+                current = settings
+                runner.publish { $0.matte = settings.matte }
+            }
             stopSignal = pending.stop
             return stopSignal == nil
         }
         runner.stop()
         if let stopSignal { Log.info("stopping on signal \(stopSignal)") }
-        StandardOutput.line(runner.statistics.report)
+        StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started))
         if let failure = runner.finishSink() { throw .runtime(failure) }
     }
 
-    /// SIGHUP: a valid file replaces the thresholds; an invalid one is reported and changes nothing.
-    static func reload(_ path: String, current: Settings, processor: FrameProcessor) -> Settings {
-        switch ConfigFile.parse(path) {
-        case .success(let settings):
-            processor.update(matte: settings.matte)
-            if settings.output != current.output || settings.camera != current.camera || settings.pipeline != current.pipeline {
-                Log.warning("config reloaded: [matte] applied; [camera], [output] and [pipeline] changes apply on restart")
-            } else {
-                Log.info("config reloaded from \(path)")
-            }
-            return settings
-        case .failure(let failure):
-            Log.error("config reload refused, keeping the previous settings: \(failure.message)")
-            return current
+    static func makeLoop() throws(CommandFailure) -> EventLoop {
+        do throws(SystemError) { return try EventLoop() } catch {
+            throw .runtime("cannot set up the event loop: \(error.message)")
         }
+    }
+
+    /// The statistics plus the loop's own figures: wake-ups (per second over the run) and beats.
+    static func report(_ statistics: PipelineStatistics, loop: EventLoop, heartbeat: Heartbeat, since: UInt64) -> String {
+        let elapsed = max(MonotonicClock.nowNanoseconds() - since, 1)
+        let perSecond = loop.wakeups * 1_000_000_000 / elapsed
+        return statistics.report + "\nevent loop: \(loop.wakeups) wake-ups (\(perSecond)/s), heartbeat \(heartbeat.count)"
     }
 }

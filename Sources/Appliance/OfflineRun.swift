@@ -16,8 +16,9 @@ enum OfflineRun {
         Log.info("sink: \(sink.summary)")
         Log.info("compute: \(processor.bandCount) band(s) on \(assembly.helperCPUMasks.count + 1) thread(s)")
         let runner = try assembly.startRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
-                                              syncToleranceNanoseconds: tolerance, backdrops: backdrops)
-        runner.run(frameLimit: frames) { true }
+                                              syncToleranceNanoseconds: tolerance,
+                                              generation: FrameGeneration(matte: settings.matte, backdrop: backdrops.current))
+        runner.run(frameLimit: frames)
         runner.stop()
         if let failure = runner.finishSink() { throw .runtime(failure) }
         StandardOutput.line(runner.statistics.report)

@@ -49,15 +49,16 @@ struct PipelineAssembly {
         }
     }
 
-    /// Builds the runner over `processor` and starts its compute thread where the config places it.
+    /// Builds the runner over `processor` in `loop` and starts its compute thread where the config
+    /// places it.
     func startRunner<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
         source: consuming Source, sink: consuming Sink, processor: FrameProcessor, pacing: PacingMode,
-        syncToleranceNanoseconds: UInt64, backdrops: BackgroundLibrary
+        syncToleranceNanoseconds: UInt64, generation: FrameGeneration, loop: EventLoop? = nil
     ) throws(CommandFailure) -> PipelineRunner<Source, Sink> {
         do throws(SystemError) {
             let runner = try PipelineRunner(source: source, sink: sink, processor: processor, pacing: pacing,
                                             syncToleranceNanoseconds: syncToleranceNanoseconds,
-                                            backdrop: { backdrops.current })
+                                            generation: generation, loop: loop)
             try runner.start(computeCPUMask: computeCPUMask, realtimePriority: realtimePriority)
             return runner
         } catch {
@@ -65,10 +66,15 @@ struct PipelineAssembly {
         }
     }
 
-    /// Pins the calling (I/O) thread when the config names a CPU for it.
-    func pinIOThread() {
+    /// Places the calling (I/O) thread: its `io_cpu` and, with `realtime`, real-time priority.
+    /// Call after every worker exists, so none inherits the I/O thread's CPU (workers also reset
+    /// their own placement, see WorkerThread). Says once what was refused.
+    func placeIOThread() {
         if ioCPUMask != 0 && bk_pin_current_thread(ioCPUMask) != 0 {
             Log.warning("could not pin the I/O thread to the configured io_cpu; running unpinned")
+        }
+        if realtimePriority > 0 && bk_set_realtime(realtimePriority) != 0 {
+            Log.warning("real-time priority was not permitted for the I/O thread (needs CAP_SYS_NICE or root)")
         }
     }
 }

@@ -26,7 +26,6 @@ enum RunCommand {
         }
         let signals = try openSignals()
         let assembly = PipelineAssembly(settings.pipeline)
-        assembly.pinIOThread()
         let backdrops = BackdropChoice.library(settings: settings, outputSize: settings.output.size)
         Log.info("backdrops: \(backdrops.count) from \(settings.background.directory)")
 

@@ -24,11 +24,16 @@
 
 static int saved_argc;
 static char **saved_argv;
+static cpu_set_t initial_affinity;
+static int initial_affinity_known;
 // glibc passes (argc, argv, envp) to .init_array functions; this runs before Swift's main.
 __attribute__((constructor)) static void bk_save_arguments(int argc, char **argv, char **envp) {
     (void)envp;
     saved_argc = argc;
     saved_argv = argv;
+    // The CPUs the process was started with, before any thread pins itself: an unpinned worker
+    // goes back to these instead of inheriting the pinning of the thread that created it.
+    initial_affinity_known = sched_getaffinity(0, sizeof initial_affinity, &initial_affinity) == 0;
 }
 int bk_argc(void) { return saved_argc; }
 const char *bk_argv(int index) { return (index >= 0 && index < saved_argc) ? saved_argv[index] : NULL; }
@@ -110,6 +115,11 @@ int bk_pin_current_thread(uint64_t cpu_mask) {
     for (int cpu = 0; cpu < 64; cpu++)
         if (cpu_mask & (1ull << cpu)) CPU_SET(cpu, &set);
     return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+int bk_unpin_current_thread(void) {
+    if (!initial_affinity_known) return 0;
+    return pthread_setaffinity_np(pthread_self(), sizeof initial_affinity, &initial_affinity);
 }
 
 int bk_set_realtime(int priority) {
@@ -219,3 +229,11 @@ int bk_timerfd_arm(int fd, uint64_t interval_ns) {
     return timerfd_settime(fd, 0, &spec, NULL);
 }
 int bk_timerfd_drain(int fd) { uint64_t expirations; return read(fd, &expirations, sizeof expirations) == sizeof expirations ? 0 : -1; }
+int bk_timerfd_arm_at(int fd, uint64_t deadline_ns) {
+    struct itimerspec spec = { { 0, 0 }, { 0, 0 } };
+    spec.it_value.tv_sec = (time_t)(deadline_ns / 1000000000ull);
+    spec.it_value.tv_nsec = (long)(deadline_ns % 1000000000ull);
+    // An absolute time of 0 would disarm: a deadline already past must still fire.
+    if (deadline_ns == 0) spec.it_value.tv_nsec = 1;
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}

@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// Counters for one camera, updated on the frame path without allocating.
 public struct CaptureStatistics: Equatable, Sendable {
@@ -15,6 +16,9 @@ public struct CaptureStatistics: Equatable, Sendable {
     /// taken at dequeue time because the driver's are on another clock.
     public var kernelTimestamps = false
     public var last: FrameStamp? = nil
+    /// DQBUF failures other than "nothing ready" and an unplug, with the last one's errno.
+    public var dequeueErrors: UInt64 = 0
+    public var lastDequeueError: Errno? = nil
 
     public init() {}
 
@@ -33,6 +37,9 @@ public struct CaptureStatistics: Equatable, Sendable {
     public mutating func restart() { last = nil }
 
     public var summary: String {
-        "\(frames) frames, \(sequenceGaps) skipped by the driver, \(badFrames) bad, \(nonMonotonicStamps) out of order"
+        var text = "\(frames) frames, \(sequenceGaps) skipped by the driver, \(badFrames) bad, \(nonMonotonicStamps) out of order"
+        text += ", \(dequeueErrors) DQBUF errors"
+        if let lastDequeueError { text += " (last: \(lastDequeueError.description))" }
+        return text
     }
 }

@@ -126,6 +126,10 @@ public final class V4L2Camera {
             if let error = V4L2Funnel.control(fd, BK_VIDIOC_DQBUF, &buffer) {
                 let outcome = DequeueOutcome.classify(error)
                 if outcome == .disconnected { state = .disconnected }
+                if case .failed(let errno) = outcome {
+                    statistics.dequeueErrors += 1
+                    statistics.lastDequeueError = errno
+                }
                 return outcome
             }
             queuedCount -= 1

@@ -37,6 +37,11 @@ public final class V4L2Source: FrameSource {
         frameRate = color.granted.framesPerSecond ?? configuration.colorRequest.framesPerSecond
     }
 
+    /// "capture: colour N frames, ...; depth N frames, ..." for the statistics report.
+    public var statisticsSummary: String {
+        "capture: colour \(color?.statistics.summary ?? "closed"); depth \(depth?.statistics.summary ?? "closed")"
+    }
+
     public var isConnected: Bool { color?.state == .streaming && depth?.state == .streaming }
 
     /// "colour /dev/video0 (...): YUYV 640x480 ...; depth /dev/video1 (...): Z16 ...; depth ... offers Z16"
@@ -73,6 +78,9 @@ public final class V4L2Source: FrameSource {
 
     /// Lends both nodes' fds (-1 for a closed one) so an outside epoll loop can wait on them;
     /// wait for readability (EPOLLIN), then call `nextEvent(timeoutNanoseconds: 0)`.
+    /// Frames are announced by the fds (see `withDescriptors`).
+    public var nextFrameDueNanoseconds: UInt64? { nil }
+
     public func withDescriptors<R>(_ body: (_ color: Int32, _ depth: Int32) -> R) -> R {
         body(color?.withDescriptor { $0 } ?? -1, depth?.withDescriptor { $0 } ?? -1)
     }
@@ -131,7 +139,7 @@ public final class V4L2Source: FrameSource {
 
     private func disconnected(_ timeoutNanoseconds: UInt64) -> SourceEvent {
         if disconnectReported {
-            MonotonicClock.sleep(nanoseconds: timeoutNanoseconds)
+            if timeoutNanoseconds > 0 { MonotonicClock.sleep(nanoseconds: timeoutNanoseconds) }
         } else {
             disconnectReported = true
             // The surviving node would only fill buffers nobody takes.

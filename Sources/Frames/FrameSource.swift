@@ -16,8 +16,21 @@ public protocol FrameSource: ~Copyable {
     func colorView(slot: Int) -> ImageView
     func depthView(slot: Int) -> ImageView
 
-    /// Blocks for at most `timeoutNanoseconds` for the next frame of either stream.
+    /// Blocks for at most `timeoutNanoseconds` for the next frame of either stream; 0 never sleeps.
     mutating func nextEvent(timeoutNanoseconds: UInt64) -> SourceEvent
     mutating func releaseColor(slot: Int)
     mutating func releaseDepth(slot: Int)
+
+    /// When an outside event loop should next ask `nextEvent(timeoutNanoseconds: 0)`: nil means
+    /// "when one of `withDescriptors`' fds is readable" (cameras), 0 means now, otherwise a
+    /// CLOCK_MONOTONIC time (a paced synthetic or recorded source has no fd to wait on).
+    var nextFrameDueNanoseconds: UInt64? { get }
+    /// Lends the fds to wait on (-1 for none), for an outside epoll set.
+    func withDescriptors<R>(_ body: (_ color: Int32, _ depth: Int32) -> R) -> R
+}
+
+/// Sources without fds are ready whenever asked (unpaced); paced ones say when.
+extension FrameSource where Self: ~Copyable {
+    public var nextFrameDueNanoseconds: UInt64? { 0 }
+    public func withDescriptors<R>(_ body: (_ color: Int32, _ depth: Int32) -> R) -> R { body(-1, -1) }
 }

@@ -13,7 +13,8 @@ public final class WorkerThread {
     public private(set) var realtimeRefused = false
     public private(set) var pinningRefused = false
 
-    /// - cpuMask: bit n = CPU n; 0 leaves the thread unpinned.
+    /// - cpuMask: bit n = CPU n; 0 leaves the thread unpinned: on the CPUs the process started
+    ///   with, not those of the thread that creates it (which may be pinned already).
     /// - realtimePriority: SCHED_FIFO priority, 0 for normal scheduling.
     public init(name: String, cpuMask: UInt64 = 0, realtimePriority: Int32 = 0, body: @escaping () -> Void) {
         self.name = name
@@ -43,7 +44,8 @@ public final class WorkerThread {
     }
 
     private func runOnThisThread() {
-        if cpuMask != 0 && bk_pin_current_thread(cpuMask) != 0 { pinningRefused = true }
+        let pinned = cpuMask != 0 ? bk_pin_current_thread(cpuMask) : bk_unpin_current_thread()
+        if pinned != 0 { pinningRefused = true }
         if realtimePriority > 0 && bk_set_realtime(realtimePriority) != 0 { realtimeRefused = true }
         body()
     }

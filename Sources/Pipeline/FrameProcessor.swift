@@ -2,11 +2,19 @@ import Compose
 import Frames
 import KernelIO
 import Matte
-import Synchronization
 
 /// The compute stage: depth → matte → compose over the backdrop, split into bands of rows across
 /// the worker threads. Owns the alpha plane; everything is allocated here, at start-up.
+/// Threading: after `init` and the set-up calls, only the compute thread calls it (the runner's
+/// job carries everything a frame needs); settings change through `apply` at a frame boundary.
 public final class FrameProcessor {
+    public enum OutputMode: Equatable {
+        /// A finished XRGB8888 frame (the CPU blends over the backdrop).
+        case frame
+        /// An ARGB8888 camera layer with the matte as alpha, colour multiplied by alpha or not.
+        case layer(premultiplied: Bool)
+    }
+
     public let colorFormat: PixelFormat
     public let colorSize: FrameSize
     public let outputSize: FrameSize
@@ -14,11 +22,11 @@ public final class FrameProcessor {
     private let compositor: Compositor
     private let alpha: PixelBuffer
     private let bands: BandWorkers
-    /// Set from the controls thread; read once per frame.
-    private let showMatte = Atomic<Bool>(false)
-    /// True when the display blends: compose writes only the premultiplied camera layer and the
-    /// backdrop stays on its own plane.
-    private var writesLayer = false
+    /// Compute thread only (set by `apply`).
+    private var showMatte = false
+    /// Set before the first frame: a finished frame, or only the camera layer for a display that
+    /// blends it over the backdrop plane, straight or premultiplied as the plane's blend mode says.
+    private var outputMode = OutputMode.frame
 
     // The frame being composed, set before the bands start and read by every band.
     private var camera: ImageView
@@ -49,14 +57,14 @@ public final class FrameProcessor {
     public var alphaView: ImageView { alpha.view }
     public var subjectDistanceMM: Int? { matte.subjectDistanceMM }
 
-    /// Switches between a finished frame (CPU blend) and a premultiplied ARGB camera layer for a
-    /// display that blends it over the backdrop plane. Call before the first frame.
-    public func setWritesLayer(_ on: Bool) { writesLayer = on }
+    /// What compose writes. Call before the first frame (before the compute thread starts).
+    public func setOutputMode(_ mode: OutputMode) { outputMode = mode }
 
-    public func setMatteView(_ on: Bool) { showMatte.store(on, ordering: .relaxed) }
-    public var matteViewShown: Bool { showMatte.load(ordering: .relaxed) }
-
-    public func update(matte parameters: MatteParameters) { matte.update(parameters: parameters) }
+    /// Takes a new generation's settings (compute thread, between frames).
+    public func apply(_ generation: FrameGeneration) {
+        matte.update(parameters: generation.matte)
+        showMatte = generation.showMatte
+    }
 
     /// Builds the matte for `depth` (single thread: speck removal and the subject search need
     /// the whole frame).
@@ -74,12 +82,15 @@ public final class FrameProcessor {
 
     private func composeBand(_ band: Int) {
         let rows = bands.rows(ofBand: band, total: outputSize.height)
-        if showMatte.load(ordering: .relaxed) {
+        if showMatte {
             compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows)
-        } else if writesLayer {
-            compositor.writePremultipliedLayer(camera: camera, alpha: alpha.view, into: output, rows: rows)
-        } else {
+            return
+        }
+        switch outputMode {
+        case .frame:
             compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows)
+        case .layer:
+            compositor.writePremultipliedLayer(camera: camera, alpha: alpha.view, into: output, rows: rows)
         }
     }
 

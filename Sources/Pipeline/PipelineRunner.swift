@@ -1,45 +1,104 @@
 import Frames
 import FrameSync
 import KernelIO
+import Scanout
 import Synchronization
 
-/// Drives Source → FrameSync → FrameProcessor → Sink. The calling thread is the I/O thread (it
-/// alone touches the source and FrameSync); one compute thread builds the matte, composes with
-/// the band workers and presents. Exactly one frame is in compute at a time: constant depth.
+/// Drives Source → FrameSync → compute → Sink on an event loop.
+///
+/// Threads and what each owns: the I/O thread (the one calling `run`/`service`) alone touches the
+/// source, FrameSync, the sink, the ScanoutQueue and the statistics. The compute thread touches
+/// the FrameProcessor and the views inside the job it was given, nothing else. They meet in three
+/// places only: `jobs` (I/O → compute, with `jobReady` to wake compute), `results` (compute →
+/// I/O, with `wake` to wake the loop) and `stopping`. Exactly one frame is in compute at a time:
+/// constant depth. The I/O thread never waits for compute or for the display: flips and results
+/// arrive as readable fds in the loop.
+///
+/// Scanout: an output slot is taken from `scanout` before a job is handed off and is the only
+/// one compute writes; while a flip is queued the next frame is composed into a third slot and
+/// waits (`composed`) for the flip, then is queued at once. When no slot is free the pair is
+/// dropped (live) or held (lockstep).
 public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable> {
+    /// I/O thread only (compute's timings come back in each result).
     public let statistics = PipelineStatistics()
+    public let loop: EventLoop
+    public private(set) var scanout: ScanoutQueue
+    public private(set) var pairsHandedOff = 0
+    /// `.ended` or `.disconnected` once the source said so; cleared by `reopenSource`.
+    public private(set) var sourceEnding: SourceEvent? = nil
+    /// Set when the reopened source's fds could not be put in the loop (the caller reports it).
+    public private(set) var watchFailure: SystemError? = nil
+    /// Frames that reached the screen or file (a progress count for the heartbeat).
+    public var presented: Int { statistics.presented }
+
     private var source: Source
     private var sink: Sink
     private let processor: FrameProcessor
     private let pacing: PacingMode
     private var sync: FrameSync
-    private let backdrop: () -> ImageView
+    private var generation: FrameGeneration
 
-    /// The pair handed to compute: colour slot | depth slot << 16, or -1.
-    private let handedOff = Atomic<Int>(-1)
-    /// The pair compute has finished reading, for the I/O thread to give back to the source.
-    private let finished = Atomic<Int>(-1)
-    private let stopping = Atomic<Bool>(false)
-    private var captureNanoseconds: UInt64 = 0
-    private var pairStamp = FrameStamp(nanoseconds: 0, sequence: 0)
+    private let jobs: HandOffSlot<FrameJob>
+    private let results: HandOffSlot<FrameResult>
     private let jobReady: SemaphoreBox
-    private let computeIdle: SemaphoreBox
+    private let wake: WakeSignal
+    private let stopping = Atomic<Bool>(false)
     private var computeThread: WorkerThread?
-    private var outputSlot = 0
-    public private(set) var pairsHandedOff = 0
 
+    private var jobInFlight = false
+    private var heldPair: SyncPair? = nil
+    private var composed: (slot: Int, stamp: FrameStamp)? = nil
+    private var queuedCapture: UInt64 = 0
+    private var frameLimit = 0
+    private var released = SlotList()
+    private let wakeToken: UInt64
+    private let sinkToken: UInt64
+    private let sourceToken: UInt64
+    private let sourceDeadline: EventLoop.DeadlineID
+    /// Cameras: epoll is not always told (v4l2loopback 0.12 once left epoll_wait asleep while a
+    /// DQBUF would have succeeded), so an idle stream is looked at again after this long.
+    private let sourceRecheckNanoseconds: UInt64 = 20_000_000
+
+    /// - loop: the I/O thread's event loop to live in (nil: one of its own, for offline runs).
     public init(source: consuming Source, sink: consuming Sink, processor: FrameProcessor, pacing: PacingMode,
-                syncToleranceNanoseconds: UInt64, backdrop: @escaping () -> ImageView) throws(SystemError) {
+                syncToleranceNanoseconds: UInt64, generation: FrameGeneration, loop: EventLoop? = nil) throws(SystemError) {
+        let slotCount = sink.slotCount
+        let initiallyShown = sink.initiallyShownSlot
+        let sinkFD = sink.withCompletionDescriptor { $0 }
         self.source = source
         self.sink = sink
         self.processor = processor
         self.pacing = pacing
-        self.backdrop = backdrop
+        self.generation = generation
+        self.generation.number = 1
         sync = FrameSync(toleranceNanoseconds: syncToleranceNanoseconds)
+        var scanout = ScanoutQueue(slotCount: slotCount)
+        if let initiallyShown { scanout.shown(initiallyShown) }
+        self.scanout = scanout
+        let placeholder = generation.backdrop
+        jobs = HandOffSlot(placeholder: FrameJob(colorSlot: 0, depthSlot: 0, outputSlot: 0, color: placeholder,
+                                                 depth: placeholder, output: placeholder, depthUnitMM: 1,
+                                                 stamp: FrameStamp(nanoseconds: 0, sequence: 0), generation: generation))
+        results = HandOffSlot(placeholder: FrameResult(colorSlot: 0, depthSlot: 0, outputSlot: 0,
+                                                       stamp: FrameStamp(nanoseconds: 0, sequence: 0),
+                                                       matteNanoseconds: 0, composeNanoseconds: 0))
         jobReady = try SemaphoreBox()
-        computeIdle = try SemaphoreBox()
-        computeIdle.semaphore.post()
+        wake = try WakeSignal()
+        let eventLoop: EventLoop
+        if let loop { eventLoop = loop } else { eventLoop = try EventLoop() }
+        self.loop = eventLoop
+        let loop = eventLoop
+        wakeToken = loop.newToken()
+        sinkToken = loop.newToken()
+        sourceToken = loop.newToken()
+        sourceDeadline = loop.newDeadline()
+        try wake.withRawValue { (fd) throws(SystemError) in try loop.watch(fd, token: wakeToken) }
+        try loop.watch(sinkFD, token: sinkToken)
+        try watchSource()
     }
+
+    /// The tokens this runner registered; a caller sharing the loop ignores these.
+    public var tokens: UInt64 { wakeToken | sinkToken | sourceToken }
 
     /// Starts the compute thread. Call once before `run`.
     public func start(computeCPUMask: UInt64, realtimePriority: Int32) throws(SystemError) {
@@ -54,151 +113,255 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
 
     public var computeRefusedRealtime: Bool { computeThread?.realtimeRefused ?? false }
 
-    /// Runs the I/O loop until the source ends, `frameLimit` pairs were handed off (0 = no limit),
-    /// or `keepRunning` returns false. `keepRunning` is polled at least every `pollNanoseconds`.
-    /// With `waitForInput`, the loop sleeps there (one epoll set holding the cameras and
-    /// everything else the I/O thread serves) and then takes what the source has without
-    /// blocking; without it, the source itself waits.
-    /// Returns the last source event that ended the loop (`.ended`), or `.idle` when stopped.
+    /// Changes the generation compute uses from the next handed-off frame on (I/O thread).
+    public func publish(_ change: (inout FrameGeneration) -> Void) {
+        let number = generation.number
+        change(&generation)
+        generation.number = number + 1
+    }
+
+    public var currentGeneration: FrameGeneration { generation }
+
+    /// Runs the loop until the source ends, `frameLimit` pairs were handed off (0 = no limit) and
+    /// their frames are out, or `between` returns false. `between` gets the tokens that woke the
+    /// loop that are not the runner's (0 when a deadline did), after the runner served its own.
+    /// Returns the source's ending (`.ended`, `.disconnected`) or `.idle` when stopped.
     @discardableResult
-    public func run(frameLimit: Int = 0, pollNanoseconds: UInt64 = 20_000_000,
-                    waitForInput: ((UInt64) -> Void)? = nil, keepRunning: () -> Bool) -> SourceEvent {
-        var ending = SourceEvent.idle
-        var released = SlotList()
-        // Sleep only when the source had nothing: a wait per event would cap the loop at one
-        // event per wake-up, and an epoll set may not report a node readable (v4l2loopback 0.12:
-        // epoll_wait timed out while the DQBUF after it succeeded).
-        var sourceWasIdle = true
-        while keepRunning() {
-            giveBackFinished()
-            var timeout = pollNanoseconds
-            if let waitForInput {
-                if sourceWasIdle { waitForInput(pollNanoseconds) }
-                timeout = 0
-            }
-            let event = source.nextEvent(timeoutNanoseconds: timeout)
-            sourceWasIdle = event == .idle
-            released.removeAll()
-            var pair: SyncPair? = nil
-            switch event {
-            case .color(let slot, let stamp):
-                pair = sync.offerColor(slot: slot, stamp: stamp, releasing: &released)
-                pairStamp = stamp
-            case .depth(let slot, let stamp):
-                pair = sync.offerDepth(slot: slot, stamp: stamp, releasing: &released)
-            case .idle:
-                continue
-            case .ended, .disconnected:
-                sync.drain(into: &released)
-                release(released)
-                ending = event
-            }
-            if event == .ended || event == .disconnected { break }
-            release(released)
-            statistics.syncStatistics = sync.statistics
-            if let pair { handOff(pair) }
-            if frameLimit > 0 && pairsHandedOff >= frameLimit { break }
+    public func run(frameLimit: Int = 0, between: (UInt64) -> Bool = { _ in true }) -> SourceEvent {
+        self.frameLimit = frameLimit
+        while true {
+            service()
+            if finishedLimit || (sourceEnding != nil && !jobInFlight && composed == nil) { break }
+            loop.setDeadline(sourceDeadline, at: sourceDueTime())
+            let ready = loop.wait()
+            if !between(ready & ~tokens) { return .idle }
         }
-        return ending
+        loop.setDeadline(sourceDeadline, at: nil)
+        return sourceEnding ?? .idle
+    }
+
+    /// Does everything that can be done now without waiting: flips that completed, a result from
+    /// compute, frames from the source. Call after every wake of the loop.
+    public func service() {
+        wake.drain()
+        collectCompletions()
+        collectResult()
+        pumpSource()
     }
 
     /// Waits for the frame in compute, stops the threads and gives every slot back.
     public func stop() {
         guard let thread = computeThread else { return }
-        computeIdle.semaphore.wait()
-        giveBackFinished()
-        stopping.store(true, ordering: .sequentiallyConsistent)
+        stopping.store(true, ordering: .releasing)
         jobReady.semaphore.post()
         thread.join()
         computeThread = nil
         processor.stop()
-        var released = SlotList()
-        sync.drain(into: &released)
-        release(released)
+        collectResult()
+        if let composed {
+            scanout.abandon(composed.slot)
+            self.composed = nil
+        }
+        if let pair = heldPair {
+            source.releaseColor(slot: pair.colorSlot)
+            source.releaseDepth(slot: pair.depthSlot)
+            heldPair = nil
+        }
+        drainSync()
         statistics.syncStatistics = sync.statistics
     }
 
     public func finishSink() -> String? { sink.finish() }
 
-    /// Lends the sink to the I/O thread between frames (compute is idle for the duration), e.g.
-    /// to show a message screen while the camera is away.
-    public func withIdleSink<R>(_ body: (inout Sink) -> R) -> R {
-        computeIdle.semaphore.wait()
-        defer { computeIdle.semaphore.post() }
-        giveBackFinished()
-        return body(&sink)
+    /// Lends the sink to the I/O thread (e.g. for writeback or the backdrop plane).
+    public func withSink<R>(_ body: (inout Sink) -> R) -> R { body(&sink) }
+
+    /// Lends the source to the I/O thread (e.g. for its capture statistics).
+    public func withSource<R>(_ body: (borrowing Source) -> R) -> R { body(source) }
+
+    /// Draws a still (a notice while the camera is away) into a free output slot on the I/O thread
+    /// and submits it. False when compute holds a frame or no slot is free: try again later.
+    @discardableResult
+    public func showStill(_ draw: (ImageView) -> Void) -> Bool {
+        guard !jobInFlight, composed == nil, scanout.canQueue, let slot = scanout.take() else { return false }
+        draw(sink.outputView(slot: slot))
+        submit(slot: slot, stamp: FrameStamp(nanoseconds: MonotonicClock.nowNanoseconds(), sequence: 0))
+        return true
     }
 
-    /// Draws into the next output slot and presents it from the I/O thread while compute is idle:
-    /// message screens ("camera disconnected") that keep the display alive without camera frames.
-    @discardableResult
-    public func presentBetweenFrames(_ draw: (ImageView) -> Void) -> UInt64? {
-        computeIdle.semaphore.wait()
-        defer { computeIdle.semaphore.post() }
-        giveBackFinished()
-        draw(sink.outputView(slot: outputSlot))
-        let shown = sink.present(slot: outputSlot, stamp: FrameStamp(nanoseconds: MonotonicClock.nowNanoseconds(), sequence: 0))
-        outputSlot = (outputSlot + 1) % sink.slotCount
-        return shown
-    }
+    /// The slot on screen (or last stored), what a photo of the screen shows; nil before the first.
+    public var shownSlot: Int? { scanout.current }
 
-    /// Shows the most recent frame again (a display capture needs a commit to ride on, and a
-    /// stalled camera brings none).
-    @discardableResult
-    public func presentLastFrameAgain() -> UInt64? {
-        computeIdle.semaphore.wait()
-        defer { computeIdle.semaphore.post() }
-        let previous = sink.outputView(slot: lastComposedSlot)
-        let next = sink.outputView(slot: outputSlot)
-        for row in 0..<next.size.height {
-            next.row(row).copyMemory(from: previous.row(row), byteCount: min(next.bytesPerRow, previous.bytesPerRow))
+    /// Reopens the source once nothing in flight reads its buffers: every slot is given back, then
+    /// `body` runs. Nil when compute still holds a frame (try again on the next wake).
+    public func reopenSource<R>(_ body: (inout Source) -> R) -> R? {
+        guard !jobInFlight else { return nil }
+        if let pair = heldPair {
+            source.releaseColor(slot: pair.colorSlot)
+            source.releaseDepth(slot: pair.depthSlot)
+            heldPair = nil
         }
-        let shown = sink.present(slot: outputSlot, stamp: FrameStamp(nanoseconds: MonotonicClock.nowNanoseconds(), sequence: 0))
-        outputSlot = (outputSlot + 1) % sink.slotCount
-        return shown
+        drainSync()
+        source.withDescriptors { color, depth in
+            loop.unwatch(color)
+            loop.unwatch(depth)
+        }
+        let result = body(&source)
+        sourceEnding = nil
+        do throws(SystemError) { try watchSource(); watchFailure = nil } catch { watchFailure = error }
+        return result
     }
 
-    /// The slot of the most recently composed frame (what a photo of the screen shows).
-    public var lastComposedSlot: Int { (outputSlot + sink.slotCount - 1) % sink.slotCount }
+    // MARK: I/O thread
 
-    /// Lends the source between frames with every slot given back, e.g. to reopen a camera.
-    public func withIdleSource<R>(_ body: (inout Source) -> R) -> R {
-        computeIdle.semaphore.wait()
-        defer { computeIdle.semaphore.post() }
-        giveBackFinished()
-        var released = SlotList()
-        sync.drain(into: &released)
-        release(released)
-        return body(&source)
+    private var finishedLimit: Bool {
+        frameLimit > 0 && pairsHandedOff >= frameLimit && !jobInFlight && composed == nil && scanout.canQueue
     }
 
-    private func handOff(_ pair: SyncPair) {
-        let now = MonotonicClock.nowNanoseconds()
-        switch pacing {
-        case .lockstep:
-            computeIdle.semaphore.wait()
-        case .live:
-            if !computeIdle.semaphore.wait(timeoutMilliseconds: 0) {
+    private func watchSource() throws(SystemError) {
+        var failure: SystemError? = nil
+        source.withDescriptors { color, depth in
+            do throws(SystemError) {
+                try loop.watch(color, token: sourceToken)
+                try loop.watch(depth, token: sourceToken)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func sourceDueTime() -> UInt64? {
+        guard sourceEnding == nil, !(frameLimit > 0 && pairsHandedOff >= frameLimit) else { return nil }
+        if heldPair != nil { return nil }
+        guard let due = source.nextFrameDueNanoseconds else {
+            return MonotonicClock.nowNanoseconds() + sourceRecheckNanoseconds
+        }
+        return due
+    }
+
+    private func collectCompletions() {
+        while let completion = sink.takeCompletion() {
+            guard scanout.queued == completion.slot else { continue }
+            scanout.flipped()
+            shown(at: completion.nanoseconds, captured: queuedCapture)
+            if let waiting = composed {
+                composed = nil
+                submit(slot: waiting.slot, stamp: waiting.stamp)
+            }
+        }
+    }
+
+    private func collectResult() {
+        guard let result = results.take() else { return }
+        jobInFlight = false
+        source.releaseColor(slot: result.colorSlot)
+        source.releaseDepth(slot: result.depthSlot)
+        statistics.matte.record(nanoseconds: result.matteNanoseconds)
+        statistics.compose.record(nanoseconds: result.composeNanoseconds)
+        if scanout.canQueue {
+            submit(slot: result.outputSlot, stamp: result.stamp)
+        } else {
+            // A flip is still queued: this frame waits for it (the newest one wins).
+            if let stale = composed {
+                scanout.abandon(stale.slot)
+                statistics.droppedBySink += 1
+            }
+            composed = (result.outputSlot, result.stamp)
+        }
+    }
+
+    private func submit(slot: Int, stamp: FrameStamp) {
+        let start = MonotonicClock.nowNanoseconds()
+        let outcome = sink.submit(slot: slot, stamp: stamp)
+        statistics.present.record(nanoseconds: MonotonicClock.nowNanoseconds() - start)
+        switch outcome {
+        case .shown(let time):
+            scanout.queue(slot)
+            scanout.flipped()
+            shown(at: time, captured: stamp.nanoseconds)
+        case .queued:
+            scanout.queue(slot)
+            queuedCapture = stamp.nanoseconds
+        case .refused:
+            scanout.abandon(slot)
+            scanout.drop()
+            statistics.droppedBySink += 1
+        }
+    }
+
+    private func shown(at time: UInt64, captured: UInt64) {
+        statistics.presented += 1
+        statistics.endToEnd.record(nanoseconds: time > captured ? time - captured : 0)
+    }
+
+    /// Takes what the source has, a few events at a time: a source slower than its frame rate
+    /// (a loaded machine rendering the synthetic scene) is always "ready", and the loop must
+    /// still get back to results and signals. What is left is taken on the next pass, without
+    /// sleeping (the source's fds stay readable, or its due time has passed).
+    private func pumpSource() {
+        var budget = 8
+        while sourceEnding == nil && budget > 0 {
+            budget -= 1
+            collectResult()
+            if let pair = heldPair {
+                guard handOff(pair) else { return }
+                heldPair = nil
+            }
+            if frameLimit > 0 && pairsHandedOff >= frameLimit { return }
+            let event = source.nextEvent(timeoutNanoseconds: 0)
+            released.removeAll()
+            var pair: SyncPair? = nil
+            switch event {
+            case .color(let slot, let stamp):
+                pair = sync.offerColor(slot: slot, stamp: stamp, releasing: &released)
+            case .depth(let slot, let stamp):
+                pair = sync.offerDepth(slot: slot, stamp: stamp, releasing: &released)
+            case .idle:
+                return
+            case .ended, .disconnected:
+                drainSync()
+                sourceEnding = event
+                return
+            }
+            release(released)
+            statistics.syncStatistics = sync.statistics
+            guard let pair else { continue }
+            if handOff(pair) { continue }
+            switch pacing {
+            case .lockstep:
+                heldPair = pair
+                return
+            case .live:
                 source.releaseColor(slot: pair.colorSlot)
                 source.releaseDepth(slot: pair.depthSlot)
                 statistics.droppedLate += 1
-                return
             }
         }
-        giveBackFinished()
-        statistics.sync.record(nanoseconds: now > pair.captureNanoseconds ? now - pair.captureNanoseconds : 0)
-        captureNanoseconds = pair.captureNanoseconds
-        pairStamp.nanoseconds = pair.captureNanoseconds
-        handedOff.store(pair.colorSlot | pair.depthSlot << 16, ordering: .releasing)
-        pairsHandedOff += 1
-        jobReady.semaphore.post()
     }
 
-    private func giveBackFinished() {
-        let job = finished.exchange(-1, ordering: .acquiringAndReleasing)
-        guard job >= 0 else { return }
-        source.releaseColor(slot: job & 0xffff)
-        source.releaseDepth(slot: job >> 16)
+    /// Hands `pair` to compute with a free output slot; false when compute is busy or no slot is free.
+    private func handOff(_ pair: SyncPair) -> Bool {
+        guard !jobInFlight, let slot = scanout.take() else { return false }
+        let now = MonotonicClock.nowNanoseconds()
+        statistics.sync.record(nanoseconds: now > pair.captureNanoseconds ? now - pair.captureNanoseconds : 0)
+        let job = FrameJob(colorSlot: pair.colorSlot, depthSlot: pair.depthSlot, outputSlot: slot,
+                           color: source.colorView(slot: pair.colorSlot), depth: source.depthView(slot: pair.depthSlot),
+                           output: sink.outputView(slot: slot), depthUnitMM: source.depthUnitMM,
+                           stamp: FrameStamp(nanoseconds: pair.captureNanoseconds, sequence: UInt32(truncatingIfNeeded: pairsHandedOff)),
+                           generation: generation)
+        let accepted = jobs.put(job)
+        precondition(accepted, "a job was handed off while compute held one")
+        jobInFlight = true
+        pairsHandedOff += 1
+        jobReady.semaphore.post()
+        return true
+    }
+
+    private func drainSync() {
+        released.removeAll()
+        sync.drain(into: &released)
+        release(released)
     }
 
     private func release(_ released: SlotList) {
@@ -206,39 +369,29 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
         for index in 0..<released.depthCount { source.releaseDepth(slot: released.depth(index)) }
     }
 
+    // MARK: Compute thread
+
     private func computeLoop() {
+        var applied: UInt64 = 0
         while true {
             jobReady.semaphore.wait()
-            if stopping.load(ordering: .sequentiallyConsistent) { return }
-            let job = handedOff.exchange(-1, ordering: .acquiringAndReleasing)
-            guard job >= 0 else { computeIdle.semaphore.post(); continue }
-            let colorSlot = job & 0xffff
-            let depthSlot = job >> 16
-            let captured = captureNanoseconds
-            let stamp = pairStamp
-
-            let matteStart = MonotonicClock.nowNanoseconds()
-            processor.buildMatte(depth: source.depthView(slot: depthSlot), unitMM: source.depthUnitMM)
-            let composeStart = MonotonicClock.nowNanoseconds()
-            processor.compose(camera: source.colorView(slot: colorSlot), background: backdrop(),
-                              into: sink.outputView(slot: outputSlot))
-            let presentStart = MonotonicClock.nowNanoseconds()
-            // The camera buffers are no longer read: they can go back before the frame is shown.
-            finished.store(job, ordering: .releasing)
-
-            let shownAt = sink.present(slot: outputSlot, stamp: stamp)
-            let presentEnd = MonotonicClock.nowNanoseconds()
-            statistics.matte.record(nanoseconds: composeStart - matteStart)
-            statistics.compose.record(nanoseconds: presentStart - composeStart)
-            statistics.present.record(nanoseconds: presentEnd - presentStart)
-            if let shownAt {
-                statistics.presented += 1
-                statistics.endToEnd.record(nanoseconds: shownAt > captured ? shownAt - captured : 0)
-            } else {
-                statistics.droppedBySink += 1
+            if stopping.load(ordering: .acquiring) { return }
+            guard let job = jobs.take() else { continue }
+            if job.generation.number != applied {
+                processor.apply(job.generation)
+                applied = job.generation.number
             }
-            outputSlot = (outputSlot + 1) % sink.slotCount
-            computeIdle.semaphore.post()
+            let matteStart = MonotonicClock.nowNanoseconds()
+            processor.buildMatte(depth: job.depth, unitMM: job.depthUnitMM)
+            let composeStart = MonotonicClock.nowNanoseconds()
+            processor.compose(camera: job.color, background: job.generation.backdrop, into: job.output)
+            let composeEnd = MonotonicClock.nowNanoseconds()
+            let result = FrameResult(colorSlot: job.colorSlot, depthSlot: job.depthSlot, outputSlot: job.outputSlot,
+                                     stamp: job.stamp, matteNanoseconds: composeStart - matteStart,
+                                     composeNanoseconds: composeEnd - composeStart)
+            let accepted = results.put(result)
+            precondition(accepted, "compute finished a frame while the previous result was untaken")
+            wake.signal()
         }
     }
 }

@@ -1,24 +1,24 @@
 import FrameSync
 
-/// Per-stage and end-to-end latency with drop counts. Each histogram is written by one thread
-/// only (noted per field); the summary is read after the threads have stopped or, on SIGUSR1,
-/// while they run, where a torn count costs nothing worse than a sample.
+/// Per-stage and end-to-end latency with drop counts. I/O thread only: compute's timings come
+/// back inside each frame's result and are recorded here by the I/O thread, so the report on
+/// SIGUSR1 reads what no other thread writes.
 public final class PipelineStatistics {
-    /// Capture timestamp → pair complete (I/O thread).
+    /// Capture timestamp → pair handed to compute.
     public var sync = LatencyHistogram()
-    /// Matte time (compute thread).
+    /// Matte time.
     public var matte = LatencyHistogram()
-    /// Compose time over all bands (compute thread).
+    /// Compose time over all bands.
     public var compose = LatencyHistogram()
-    /// Handing the frame to the sink (compute thread).
+    /// Handing the frame to the sink (a file write; a display's non-blocking commit).
     public var present = LatencyHistogram()
-    /// Capture timestamp → frame shown or stored (compute thread).
+    /// Capture timestamp → frame shown or stored.
     public var endToEnd = LatencyHistogram()
-    /// Pairs dropped because compute was still busy with an earlier one (I/O thread).
+    /// Pairs dropped because compute was still busy with an earlier one or no output slot was free.
     public var droppedLate = 0
-    /// Frames the sink refused (compute thread).
+    /// Frames the sink refused.
     public var droppedBySink = 0
-    /// Frames shown (compute thread).
+    /// Frames shown.
     public var presented = 0
     public var syncStatistics = SyncStatistics()
 

@@ -11,9 +11,10 @@ import KernelIO
 /// (`backdropView`) sits on the primary plane, written once, and the slots are ARGB8888 camera
 /// layers on an overlay plane, written premultiplied when `blend` says so.
 ///
-/// Threading: every call comes from one thread, the one that presents (the compute thread).
-/// `present` commits the flip and then waits on the card's fd for that flip's event (at most a
-/// few frame periods), so the I/O thread never needs the DRM fd; nothing else reads it.
+/// Threading: every call comes from one thread, the I/O thread. `submit` commits the flip without
+/// waiting; the flip's event arrives on the card's fd (`withCompletionDescriptor`, in the I/O
+/// thread's epoll set) and `takeCompletion` reads it. `present` (submit, then wait for the flip)
+/// is for callers without an event loop: the device tests.
 ///
 /// Display lost: a refused commit or, while waiting, a once-a-second look at the connector status
 /// (no probe, no allocation) notices an unplugged display; `present` then returns nil (dropped)
@@ -28,6 +29,9 @@ public final class KMSSink: FrameSink {
     public private(set) var connected = true
     /// Times the display was set up again after being re-plugged.
     public private(set) var modesets = 0
+    /// Why the last attempt to set the display up again failed (nil once one succeeds); the
+    /// caller says it once.
+    public private(set) var modesetFailure: ScanoutError? = nil
 
     private let slots: [DumbBuffer]
     private let backdrop: DumbBuffer?
@@ -99,7 +103,7 @@ public final class KMSSink: FrameSink {
         blend = chosen.plane ? .plane(premultiplied: premultiplied) : .cpu
         layerPlaneID = chosen.plane ? output.overlayPlaneID! : output.primaryPlaneID
         layerFramebufferProperty = (chosen.plane ? output.overlay! : output.primary).id("FB_ID") ?? 0
-        try modeset()
+        try modeset(showing: slots.count - 1)
     }
 
     /// `init`, retried every `intervalMS` while no display is connected and `keepWaiting()` says
@@ -145,9 +149,29 @@ public final class KMSSink: FrameSink {
     /// CLOCK_MONOTONIC time, or nil when the frame was dropped (a flip still queued, the display
     /// unplugged, or the flip event late; a late flip is collected by the next call).
     public func present(slot: Int, stamp: FrameStamp) -> UInt64? {
-        guard connected || reconnect() else { queue.drop(); return nil }
         collectFlips()
-        guard queue.canQueue else { queue.drop(); return nil }
+        switch submit(slot: slot, stamp: stamp) {
+        case .shown(let time): return time
+        case .refused: return nil
+        case .queued: break
+        }
+        let deadline = MonotonicClock.nowNanoseconds() + flipTimeoutNanoseconds
+        while queue.queued != nil {
+            let now = MonotonicClock.nowNanoseconds()
+            guard now < deadline, bk_poll_readable(card.fd, Int32((deadline - now) / 1_000_000) + 1) == 1 else { return nil }
+            if let time = collectFlips() { return time }
+        }
+        return nil
+    }
+
+    /// Commits `slot` for the next vblank without waiting (`.queued`; the flip comes through
+    /// `takeCompletion`). A re-plugged display is set up again showing `slot` (`.shown`).
+    public func submit(slot: Int, stamp: FrameStamp) -> SinkSubmission {
+        if !connected {
+            guard reconnect(showing: slot) else { queue.drop(); return .refused }
+            return .shown(at: MonotonicClock.nowNanoseconds())
+        }
+        guard queue.canQueue else { queue.drop(); return .refused }
         request.reset()
         request.add(object: layerPlaneID, property: layerFramebufferProperty, value: UInt64(slots[slot].framebufferID))
         let capturing = attachWriteback()
@@ -158,18 +182,24 @@ public final class KMSSink: FrameSink {
                 displayLost()
             }
             queue.drop()
-            return nil
+            return .refused
         }
         if capturing { takeFence() }
         queue.queue(slot)
-        let deadline = MonotonicClock.nowNanoseconds() + flipTimeoutNanoseconds
-        while queue.queued != nil {
-            let now = MonotonicClock.nowNanoseconds()
-            guard now < deadline, bk_poll_readable(card.fd, Int32((deadline - now) / 1_000_000) + 1) == 1 else { return nil }
-            if let time = collectFlips() { return time }
-        }
-        return nil
+        return .queued
     }
+
+    /// The flip of the queued slot, once its event was read from the card's fd (never blocks).
+    public func takeCompletion() -> SinkCompletion? {
+        guard let slot = queue.queued, let time = collectFlips() else { return nil }
+        return SinkCompletion(slot: slot, nanoseconds: time)
+    }
+
+    public func withCompletionDescriptor<R>(_ body: (Int32) -> R) -> R { body(card.fd) }
+
+    /// What the display shows (or is about to, when a flip is still queued): the first modeset's
+    /// slot, or a notice committed before a pipeline took over.
+    public var initiallyShownSlot: Int? { queue.queued ?? queue.current }
 
     public func finish() -> String? {
         "kms: \(queue.flips) flips, \(queue.dropped) dropped, \(modesets) re-modesets"
@@ -197,6 +227,18 @@ public final class KMSSink: FrameSink {
     public func withWriteback<R>(timeoutMS: Int, _ body: (ImageView) -> R) -> R? {
         guard let buffer = writebackBuffer, pendingFence >= 0 else { return nil }
         guard bk_poll_readable(pendingFence, Int32(timeoutMS)) == 1 else { return nil }
+        _ = bk_close(pendingFence)
+        pendingFence = -1
+        return body(buffer.view)
+    }
+
+    /// Lends the out-fence of the capture armed last (-1 when none is pending): it becomes
+    /// readable when the display has written the capture, so an event loop can wait on it.
+    public func withWritebackFence<R>(_ body: (Int32) -> R) -> R { body(pendingFence) }
+
+    /// Lends the capture once its fence was readable (no waiting here) and forgets the fence.
+    public func takeWriteback<R>(_ body: (ImageView) -> R) -> R? {
+        guard let buffer = writebackBuffer, pendingFence >= 0 else { return nil }
         _ = bk_close(pendingFence)
         pendingFence = -1
         return body(buffer.view)
@@ -249,22 +291,23 @@ public final class KMSSink: FrameSink {
         lastConnectionCheck = MonotonicClock.nowNanoseconds()
     }
 
-    private func reconnect() -> Bool {
+    private func reconnect(showing slot: Int) -> Bool {
         let now = MonotonicClock.nowNanoseconds()
         guard now &- lastConnectionCheck >= 1_000_000_000 else { return false }
         lastConnectionCheck = now
         guard KMSOutput.isConnected(card: card, connectorID: output.connectorID) else { return false }
         do throws(ScanoutError) {
-            try modeset()
+            try modeset(showing: slot)
             modesets += 1
             return true
         } catch {
+            modesetFailure = error
             return false
         }
     }
 
     /// Sets the mode with the buffers on their planes: TEST_ONLY first, then for real (blocking).
-    private func modeset() throws(ScanoutError) {
+    private func modeset(showing shown: Int) throws(ScanoutError) {
         if modeBlob == 0 {
             var info = output.mode.info
             guard drmModeCreatePropertyBlob(card.fd, &info, MemoryLayout<drmModeModeInfo>.size, &modeBlob) == 0 else {
@@ -272,8 +315,8 @@ public final class KMSSink: FrameSink {
             }
         }
         generation += 1
-        Self.fillModeset(request: request, output: output, modeBlob: modeBlob, slots: slots, backdrop: backdrop,
-                         plane: backdrop != nil, premultiplied: blend != .plane(premultiplied: false),
+        Self.fillModeset(request: request, output: output, modeBlob: modeBlob, slots: slots, shown: shown,
+                         backdrop: backdrop, plane: backdrop != nil, premultiplied: blend != .plane(premultiplied: false),
                          writeback: writebackBuffer != nil)
         let modesetFlags = UInt32(BK_DRM_MODE_ATOMIC_ALLOW_MODESET)
         if let failure = request.commit(fd: card.fd, flags: modesetFlags | UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)) {
@@ -282,9 +325,9 @@ public final class KMSSink: FrameSink {
         if let failure = request.commit(fd: card.fd, flags: modesetFlags) {
             throw .commitRejected("the mode \(output.mode.description)", failure)
         }
-        let shown = slots.count - 1
         queue.shown(shown)
         connected = true
+        modesetFailure = nil
     }
 
     private static func testModeset(card: KMSCard, output: KMSOutput, request: AtomicRequest, slots: [DumbBuffer],
@@ -296,7 +339,7 @@ public final class KMSSink: FrameSink {
             throw .system(SystemError("create mode blob"))
         }
         defer { _ = drmModeDestroyPropertyBlob(card.fd, blob) }
-        fillModeset(request: request, output: output, modeBlob: blob, slots: slots, backdrop: backdrop,
+        fillModeset(request: request, output: output, modeBlob: blob, slots: slots, shown: slots.count - 1, backdrop: backdrop,
                     plane: plane, premultiplied: premultiplied, writeback: writeback)
         let flags = UInt32(BK_DRM_MODE_ATOMIC_ALLOW_MODESET) | UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)
         if let failure = request.commit(fd: card.fd, flags: flags) {
@@ -306,14 +349,14 @@ public final class KMSSink: FrameSink {
     }
 
     private static func fillModeset(request: AtomicRequest, output: KMSOutput, modeBlob: UInt32, slots: [DumbBuffer],
-                                    backdrop: DumbBuffer?, plane: Bool, premultiplied: Bool, writeback: Bool) {
+                                    shown shownIndex: Int, backdrop: DumbBuffer?, plane: Bool, premultiplied: Bool, writeback: Bool) {
         let size = output.mode.size
         let crtc = UInt64(output.crtcID)
         request.reset()
         request.add(output.connector, "CRTC_ID", crtc)
         request.add(output.crtc, "MODE_ID", UInt64(modeBlob))
         request.add(output.crtc, "ACTIVE", 1)
-        let shown = slots[slots.count - 1]
+        let shown = slots[shownIndex]
         place(request, output.primary, framebuffer: plane ? backdrop!.framebufferID : shown.framebufferID, crtc: crtc, size: size)
         if plane, let overlay = output.overlay {
             place(request, overlay, framebuffer: shown.framebufferID, crtc: crtc, size: size)

@@ -1,21 +1,44 @@
-/// Which scanout slot is where: composed by the pipeline (pending), handed to the kernel and
-/// waiting for vblank (queued), or on screen (current). At most one is queued: a frame that
-/// arrives while another is still queued is dropped, never queued behind it, so latency stays
-/// fixed. Pure bookkeeping; the sink drives it from commits and page-flip events.
+/// Which scanout slot is where: taken by the pipeline to compose into (pending), handed to the
+/// kernel and waiting for vblank (queued), or on screen (current). At most one is queued: a frame
+/// that arrives while another is still queued waits as pending or is dropped, never queued behind
+/// it, so latency stays fixed. Pure bookkeeping; the owner drives it from commits and page-flip
+/// events. A slot is drawn into only after `take` gave it out, which it does only for a slot that
+/// is neither pending, queued nor current: that is the whole guarantee against drawing into what
+/// the display reads.
 public struct ScanoutQueue: Equatable {
     public let slotCount: Int
     public private(set) var queued: Int? = nil
     public private(set) var current: Int? = nil
+    /// Bit n set: slot n was taken to be composed into and is not yet queued.
+    public private(set) var pendingMask: UInt32 = 0
     public private(set) var dropped = 0
     public private(set) var flips = 0
 
     public init(slotCount: Int) {
-        precondition(slotCount >= 2)
+        precondition(slotCount >= 2 && slotCount <= 32)
         self.slotCount = slotCount
     }
 
-    /// A slot the pipeline may write into: neither on screen nor waiting to be.
-    public func isFree(_ slot: Int) -> Bool { slot != queued && slot != current }
+    /// A slot the pipeline may write into: neither on screen, waiting to be, nor taken already.
+    public func isFree(_ slot: Int) -> Bool {
+        slot != queued && slot != current && pendingMask & (1 << UInt32(slot)) == 0
+    }
+
+    public func isPending(_ slot: Int) -> Bool { pendingMask & (1 << UInt32(slot)) != 0 }
+
+    /// Takes a free slot to compose into (it becomes pending), or nil when every slot is busy.
+    public mutating func take() -> Int? {
+        for slot in 0..<slotCount where isFree(slot) {
+            pendingMask |= 1 << UInt32(slot)
+            return slot
+        }
+        return nil
+    }
+
+    /// Gives back a pending slot that will not be shown (the frame was dropped).
+    public mutating func abandon(_ slot: Int) {
+        pendingMask &= ~(1 << UInt32(slot))
+    }
 
     /// Whether a new frame can be queued now.
     public var canQueue: Bool { queued == nil }
@@ -27,6 +50,7 @@ public struct ScanoutQueue: Equatable {
     /// is allowed (a flip to the same buffer), so a pipeline that drew into it is not stuck.
     public mutating func queue(_ slot: Int) {
         precondition(queued == nil && slot >= 0 && slot < slotCount)
+        pendingMask &= ~(1 << UInt32(slot))
         queued = slot
     }
 
@@ -41,8 +65,10 @@ public struct ScanoutQueue: Equatable {
         return previous
     }
 
-    /// A modeset put `slot` on screen directly (start-up, display re-plugged); nothing is queued.
+    /// A modeset (or a sink that stores synchronously) put `slot` on screen directly; nothing is
+    /// queued.
     public mutating func shown(_ slot: Int) {
+        pendingMask &= ~(1 << UInt32(slot))
         queued = nil
         current = slot
     }

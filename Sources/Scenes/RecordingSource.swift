@@ -79,7 +79,7 @@ public struct RecordingSource: FrameSource, ~Copyable {
             let now = MonotonicClock.nowNanoseconds()
             if due > now {
                 if due - now > timeoutNanoseconds {
-                    MonotonicClock.sleep(nanoseconds: timeoutNanoseconds)
+                    if timeoutNanoseconds > 0 { MonotonicClock.sleep(nanoseconds: timeoutNanoseconds) }
                     return .idle
                 }
                 MonotonicClock.sleep(nanoseconds: due - now)
@@ -100,6 +100,13 @@ public struct RecordingSource: FrameSource, ~Copyable {
         delivered += 1
         pendingDepth = (depthSlot, stamp)
         return .color(slot: colorSlot, stamp: stamp)
+    }
+
+    /// Paced: the next frame's stamp; nil while every slot is held (a release comes first).
+    public var nextFrameDueNanoseconds: UInt64? {
+        if pendingDepth != nil || finished || !paced || delivered == 0 { return 0 }
+        guard colorBusy.contains(false), depthBusy.contains(false) else { return nil }
+        return startNanoseconds + UInt64(delivered) * (1_000_000_000 / UInt64(max(1, recording.frameRate)))
     }
 
     public mutating func releaseColor(slot: Int) { colorBusy[slot] = false }

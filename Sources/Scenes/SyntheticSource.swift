@@ -62,7 +62,7 @@ public final class SyntheticSource: FrameSource {
         guard let colorSlot = colorBusy.firstIndex(of: false),
               let depthSlot = depthBusy.firstIndex(of: false) else {
             // Every slot is still in the pipeline: like a camera with no queued buffer.
-            MonotonicClock.sleep(nanoseconds: min(timeoutNanoseconds, 1_000_000))
+            if timeoutNanoseconds > 0 { MonotonicClock.sleep(nanoseconds: min(timeoutNanoseconds, 1_000_000)) }
             return .idle
         }
         if paced && !waitForFrameTime(timeoutNanoseconds: timeoutNanoseconds) { return .idle }
@@ -75,6 +75,14 @@ public final class SyntheticSource: FrameSource {
         return .color(slot: colorSlot, stamp: stamp)
     }
 
+    /// Paced: when frame `nextFrame` is due; nil while every slot is held (a release comes first).
+    public var nextFrameDueNanoseconds: UInt64? {
+        if pendingDepth != nil || !paced || startNanoseconds == 0 { return 0 }
+        if let frameLimit, nextFrame >= frameLimit { return 0 }
+        guard colorBusy.contains(false), depthBusy.contains(false) else { return nil }
+        return startNanoseconds + UInt64(nextFrame) * 1_000_000_000 / UInt64(max(frameRate, 1))
+    }
+
     public func releaseColor(slot: Int) { colorBusy[slot] = false }
     public func releaseDepth(slot: Int) { depthBusy[slot] = false }
 
@@ -85,7 +93,7 @@ public final class SyntheticSource: FrameSource {
         let due = startNanoseconds + UInt64(nextFrame) * 1_000_000_000 / UInt64(max(frameRate, 1))
         guard due > now else { return true }
         if due - now > timeoutNanoseconds {
-            MonotonicClock.sleep(nanoseconds: timeoutNanoseconds)
+            if timeoutNanoseconds > 0 { MonotonicClock.sleep(nanoseconds: timeoutNanoseconds) }
             return false
         }
         MonotonicClock.sleep(nanoseconds: due - now)

@@ -31,6 +31,6 @@ import Testing
         statistics.record(FrameStamp(nanoseconds: 300, sequence: 1))
         statistics.record(FrameStamp(nanoseconds: 200, sequence: 2))
         #expect(statistics.nonMonotonicStamps == 2)
-        #expect(statistics.summary == "3 frames, 0 skipped by the driver, 0 bad, 2 out of order")
+        #expect(statistics.summary == "3 frames, 0 skipped by the driver, 0 bad, 2 out of order, 0 DQBUF errors")
     }
 }

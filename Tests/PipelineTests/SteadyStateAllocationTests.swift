@@ -25,12 +25,13 @@ import Testing
         let background = PixelBuffer(format: .xrgb8888, size: output)
         let backgroundView = background.view
         let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
-                                        syncToleranceNanoseconds: 16_000_000, backdrop: { backgroundView })
+                                        syncToleranceNanoseconds: 16_000_000,
+                                        generation: FrameGeneration(matte: parameters, backdrop: backgroundView))
         try runner.start(computeCPUMask: 0, realtimePriority: 0)
-        runner.run(frameLimit: 60) { true }
+        runner.run(frameLimit: 60)
 
         alloc_counter_start()
-        runner.run(frameLimit: 1060) { true }
+        runner.run(frameLimit: 1060)
         let allocations = alloc_counter_stop()
         runner.stop()
 

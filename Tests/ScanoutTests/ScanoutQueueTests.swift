@@ -49,3 +49,26 @@ import Testing
         #expect(queue.canQueue && queue.current == 2 && queue.isFree(0))
     }
 }
+
+@Suite struct ScanoutQueuePendingTests {
+    @Test func takeGivesOnlySlotsNeitherPendingQueuedNorShown() {
+        var queue = ScanoutQueue(slotCount: 3)
+        queue.shown(2)
+        let first = queue.take()
+        #expect(first == 0)
+        queue.queue(0)
+        #expect(queue.take() == 1)
+        // Everything is busy: on screen, queued, being composed.
+        #expect(queue.take() == nil)
+        queue.flipped()
+        #expect(queue.take() == 2)
+    }
+
+    @Test func abandonedSlotIsFreeAgain() {
+        var queue = ScanoutQueue(slotCount: 2)
+        let slot = queue.take()!
+        #expect(!queue.isFree(slot) && queue.isPending(slot))
+        queue.abandon(slot)
+        #expect(queue.isFree(slot))
+    }
+}

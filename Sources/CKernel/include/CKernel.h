@@ -45,6 +45,8 @@ void bk_sleep_ns(uint64_t nanoseconds);
 
 /// Pins the calling thread to the CPUs whose bits are set in mask (bit n = CPU n).
 int bk_pin_current_thread(uint64_t cpu_mask);
+/// Gives the calling thread the CPUs the process started with (undoes an inherited pinning).
+int bk_unpin_current_thread(void);
 /// Tries SCHED_FIFO at the given priority for the calling thread; returns 0 or an errno.
 int bk_set_realtime(int priority);
 int bk_online_cpus(void);
@@ -76,6 +78,8 @@ int bk_epoll_wait(int epoll_fd, uint64_t *tokens, uint32_t *masks, int capacity,
 int bk_timerfd_create(void);
 int bk_timerfd_arm(int fd, uint64_t interval_ns);
 int bk_timerfd_drain(int fd);
+/// One-shot at an absolute CLOCK_MONOTONIC time (0 disarms); past times fire at once.
+int bk_timerfd_arm_at(int fd, uint64_t deadline_ns);
 
 /// The process's arguments. Embedded Swift has no CommandLine, so the shim keeps what glibc
 /// hands to constructors (argc, argv) before main runs.

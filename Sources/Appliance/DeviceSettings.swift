@@ -1,0 +1,29 @@
+import Capture
+import Scanout
+import Settings
+
+/// `[output]` and `[camera]` as the device adapters' options.
+enum DeviceSettings {
+    static func sinkOptions(_ output: OutputSettings) -> KMSSinkOptions {
+        var options = KMSSinkOptions()
+        if case .named(let path) = output.card { options.card = path }
+        options.mode = output.mode
+        switch output.blend {
+        case .auto: options.blend = .auto
+        case .cpu: options.blend = .cpu
+        case .plane: options.blend = .plane
+        }
+        options.writeback = output.writeback
+        return options
+    }
+
+    static func sourceConfiguration(_ camera: CameraSettings) -> V4L2SourceConfiguration {
+        func choice(_ device: DeviceChoice) -> NodeChoice {
+            if case .named(let path) = device { return .path(path) }
+            return .auto
+        }
+        return V4L2SourceConfiguration(color: choice(camera.colorDevice), depth: choice(camera.depthDevice),
+                                       size: camera.size, colorFormat: CaptureFormat.parse(camera.colorFormat.name),
+                                       framesPerSecond: camera.fps, depthUnitMM: Float(camera.depthUnitMM))
+    }
+}
