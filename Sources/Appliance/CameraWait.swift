@@ -10,7 +10,7 @@ enum CameraWait {
     /// The source, or nil when a signal asked to stop first.
     static func open(_ configuration: V4L2SourceConfiguration, sink: KMSSink, backdrop: ImageView, layer: Bool,
                      loop: EventLoop, signals: borrowing SignalChannel, watch: SignalWatch,
-                     heartbeat: inout Heartbeat) throws(CommandFailure) -> V4L2Source? {
+                     heartbeat: inout Heartbeat, service: ServiceLink) throws(CommandFailure) -> V4L2Source? {
         var link = CameraLink(loop: loop)
         defer { loop.setDeadline(link.deadline, at: nil) }
         let displayToken = loop.newToken()
@@ -33,7 +33,7 @@ enum CameraWait {
                 }
             }
             let ready = loop.wait()
-            _ = heartbeat.iterate(loop: loop, progress: 0, waitingForDevice: true)
+            if heartbeat.iterate(loop: loop, progress: 0, waitingForDevice: true) { service.beat() }
             if ready & displayToken != 0 { _ = sink.takeCompletion() }
             if let signal = watch.pending(ready, signals).stop {
                 Log.info("stopping on signal \(signal)")

@@ -3,6 +3,7 @@ import Capture
 import Controls
 import Frames
 import KernelIO
+import Matte
 import Pipeline
 import Scanout
 import Settings
@@ -19,8 +20,9 @@ enum DeviceRun {
         let loop = try LiveRun.makeLoop()
         let watch = try SignalWatch(signals, in: loop)
         var heartbeat = Heartbeat(loop: loop)
+        let service = ServiceLink()
         guard let sink = try DisplayWait.open(DeviceSettings.sinkOptions(settings.output), loop: loop, signals: signals,
-                                              watch: watch, heartbeat: &heartbeat) else { return }
+                                              watch: watch, heartbeat: &heartbeat, service: service) else { return }
         Log.info(sink.summary)
         // Backdrops are prescaled once to the mode the display granted.
         let backdrops = initialBackdrops.outputSize == sink.outputSize ? initialBackdrops
@@ -32,7 +34,7 @@ enum DeviceRun {
 
         guard let source = try CameraWait.open(DeviceSettings.sourceConfiguration(settings.camera), sink: sink,
                                                backdrop: backdrops.current, layer: layer, loop: loop, signals: signals,
-                                               watch: watch, heartbeat: &heartbeat) else { return }
+                                               watch: watch, heartbeat: &heartbeat, service: service) else { return }
         Log.info(source.summary)
         let tolerance = settings.sync.toleranceNanoseconds(fps: source.frameRate)
         let processor = try assembly.makeProcessor(colorFormat: source.colorFormat, colorSize: source.colorSize,
@@ -43,9 +45,6 @@ enum DeviceRun {
                                                        colorSize: source.colorSize))
         if case .plane(let premultiplied) = sink.blend {
             processor.setOutputMode(.layer(premultiplied: premultiplied))
-            if !premultiplied {
-                Log.warning("the overlay plane blends straight alpha; the camera layer is written premultiplied (edges darker)")
-            }
         }
         let runner = try assembly.startRunner(source: source, sink: sink, processor: processor, pacing: .live,
                                               syncToleranceNanoseconds: tolerance,
@@ -58,7 +57,8 @@ enum DeviceRun {
         Log.info("running: matte \(settings.matte.mode.name), blend \(layer ? "on the display" : "on the CPU"), "
                  + "\(processor.bandCount) compute band(s)")
         let session = DeviceSession(runner: runner, settings: settings, configPath: configPath, backdrops: backdrops,
-                                    buttons: buttons, layer: layer, heartbeat: heartbeat)
+                                    buttons: buttons, layer: layer, heartbeat: heartbeat,
+                                    service: service)
         session.run(signals: signals, watch: watch, frames: frames)
     }
 }

@@ -3,6 +3,7 @@ import Capture
 import Controls
 import Frames
 import KernelIO
+import Matte
 import Pipeline
 import Scanout
 import Settings
@@ -20,6 +21,7 @@ final class DeviceSession {
     private let buttons: ButtonControls?
     private let layer: Bool
     private var heartbeat: Heartbeat
+    private let service: ServiceLink
     private var photo: ScreenPhoto
     private var camera: CameraLink
     private let buttonToken: UInt64
@@ -31,7 +33,9 @@ final class DeviceSession {
     private let started = MonotonicClock.nowNanoseconds()
 
     init(runner: PipelineRunner<V4L2Source, KMSSink>, settings: Settings, configPath: String,
-         backdrops: BackgroundLibrary, buttons: ButtonControls?, layer: Bool, heartbeat: Heartbeat) {
+         backdrops: BackgroundLibrary, buttons: ButtonControls?, layer: Bool, heartbeat: Heartbeat,
+         service: ServiceLink) {
+        self.service = service
         self.runner = runner
         loop = runner.loop
         self.settings = settings
@@ -73,6 +77,7 @@ final class DeviceSession {
             }
             if frames > 0 && runner.pairsHandedOff >= frames { break }
         }
+        service.stopping()
         runner.stop()
         StandardOutput.line(report)
         if let summary = runner.finishSink() { Log.info(summary) }
@@ -85,7 +90,8 @@ final class DeviceSession {
 
     /// Everything but frames, after every wake of the loop.
     private func iterate(_ ready: UInt64, signals: borrowing SignalChannel, watch: SignalWatch) {
-        _ = heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: cameraAway)
+        if heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: cameraAway) { service.beat() }
+        service.framesShown(runner.presented)
         let pending = watch.pending(ready, signals)
         if pending.statistics { StandardOutput.line(report) }
         if pending.reload, let reloaded = ConfigReload.load(configPath, current: settings) {

@@ -8,7 +8,7 @@ enum DisplayWait {
 
     /// The sink, or nil when a signal asked to stop first.
     static func open(_ options: KMSSinkOptions, loop: EventLoop, signals: borrowing SignalChannel,
-                     watch: SignalWatch, heartbeat: inout Heartbeat) throws(CommandFailure) -> KMSSink? {
+                     watch: SignalWatch, heartbeat: inout Heartbeat, service: ServiceLink) throws(CommandFailure) -> KMSSink? {
         let retry = loop.newDeadline()
         defer { loop.setDeadline(retry, at: nil) }
         var told = false
@@ -23,7 +23,7 @@ enum DisplayWait {
             loop.setDeadline(retry, at: MonotonicClock.nowNanoseconds() + retryNanoseconds)
             while loop.deadline(retry) != nil {
                 let ready = loop.wait()
-                _ = heartbeat.iterate(loop: loop, progress: 0, waitingForDevice: true)
+                if heartbeat.iterate(loop: loop, progress: 0, waitingForDevice: true) { service.beat() }
                 if let signal = watch.pending(ready, signals).stop {
                     Log.info("stopping on signal \(signal)")
                     return nil

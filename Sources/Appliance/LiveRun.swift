@@ -38,9 +38,11 @@ enum LiveRun {
         var current = settings
         var stopSignal: Int32? = nil
         var heartbeat = Heartbeat(loop: loop)
+        let service = ServiceLink()
         let started = MonotonicClock.nowNanoseconds()
         runner.run(frameLimit: frames) { ready in
-            _ = heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: false)
+            if heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: false) { service.beat() }
+            service.framesShown(runner.presented)
             let pending = watch.pending(ready, signals)
             if pending.statistics {
                 StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started))
@@ -52,6 +54,7 @@ enum LiveRun {
             stopSignal = pending.stop
             return stopSignal == nil
         }
+        service.stopping()
         runner.stop()
         if let stopSignal { Log.info("stopping on signal \(stopSignal)") }
         StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started))

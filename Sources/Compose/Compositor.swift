@@ -68,7 +68,7 @@ public final class Compositor {
                 (out + activeEnd * 4).copyMemory(from: back + activeEnd * 4, byteCount: (width - activeEnd) * 4)
             }
             blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
-                     background: back, output: out, premultiplied: false)
+                     background: back, output: out, target: .frame)
         }
     }
 
@@ -110,6 +110,15 @@ public final class Compositor {
     /// ARGB8888 premultiplied (B G R A bytes, colour = round(fg * a / 255), A = a) at the output
     /// size, for a display overlay plane above a backdrop plane. Transparent outside the camera.
     public func writePremultipliedLayer(camera: ImageView, alpha: ImageView, into output: ImageView, rows: Range<Int>) {
+        writeLayer(camera: camera, alpha: alpha, into: output, rows: rows, premultiplied: true)
+    }
+
+    /// The camera layer as the overlay plane's blend mode wants it: premultiplied (colour already
+    /// multiplied by alpha: "Pre-multiplied", the DRM default) or straight ("Coverage", colour as
+    /// captured, A = a).
+    public func writeLayer(camera: ImageView, alpha: ImageView, into output: ImageView, rows: Range<Int>,
+                           premultiplied: Bool) {
+        let layerTarget: RowTarget = premultiplied ? .premultipliedLayer : .straightLayer
         checkInputs(camera: camera, alpha: alpha, output: output, rows: rows, outputFormat: .argb8888)
         let width = outputSize.width
         for y in rows {
@@ -122,7 +131,7 @@ public final class Compositor {
             fill(out, from: 0, to: activeStart, with: 0)
             fill(out, from: activeEnd, to: width, with: 0)
             blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
-                     background: UnsafeRawPointer(out), output: out, premultiplied: true)
+                     background: UnsafeRawPointer(out), output: out, target: layerTarget)
         }
     }
 
@@ -144,7 +153,7 @@ public final class Compositor {
 
     @inline(__always)
     private func blendRow(camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer, background: UnsafeRawPointer,
-                          output: UnsafeMutableRawPointer, premultiplied: Bool) {
+                          output: UnsafeMutableRawPointer, target: RowTarget) {
         // Locals, so the loops do not reload the class's fields after every store.
         let activeStart = self.activeStart, activeEnd = self.activeEnd
         let identityColumns = self.identityColumns, columns = self.columns
@@ -163,7 +172,7 @@ public final class Compositor {
                     let rgb = YCbCr.rgb(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
                                         cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
                     Self.store16(rgb, alpha: alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
-                                 background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                                 background: background + x * 4, output: output + x * 4, target: target)
                     x += 16
                 }
             }
@@ -179,7 +188,7 @@ public final class Compositor {
                             alpha.load(fromByteOffset: sourceX, as: UInt8.self))
                 }
                 Self.store16(YCbCr.rgb(y: samples.first, cb: samples.second, cr: samples.third), alpha: samples.alpha, background: background + x * 4,
-                             output: output + x * 4, premultiplied: premultiplied)
+                             output: output + x * 4, target: target)
                 x += 16
             }
             while x < activeEnd {
@@ -189,7 +198,7 @@ public final class Compositor {
                                     cb: Int32(source.load(fromByteOffset: pair + 1, as: UInt8.self)),
                                     cr: Int32(source.load(fromByteOffset: pair + 3, as: UInt8.self)))
                 Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
-                            background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                            background: background + x * 4, output: output + x * 4, target: target)
                 x += 1
             }
         case .nv12:
@@ -205,7 +214,7 @@ public final class Compositor {
                     let rgb = YCbCr.rgb(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
                                         cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
                     Self.store16(rgb, alpha: alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
-                                 background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                                 background: background + x * 4, output: output + x * 4, target: target)
                     x += 16
                 }
             }
@@ -220,7 +229,7 @@ public final class Compositor {
                             alpha.load(fromByteOffset: sourceX, as: UInt8.self))
                 }
                 Self.store16(YCbCr.rgb(y: samples.first, cb: samples.second, cr: samples.third), alpha: samples.alpha, background: background + x * 4,
-                             output: output + x * 4, premultiplied: premultiplied)
+                             output: output + x * 4, target: target)
                 x += 16
             }
             while x < activeEnd {
@@ -230,7 +239,7 @@ public final class Compositor {
                                     cb: Int32(chromaRow.load(fromByteOffset: pair, as: UInt8.self)),
                                     cr: Int32(chromaRow.load(fromByteOffset: pair + 1, as: UInt8.self)))
                 Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
-                            background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                            background: background + x * 4, output: output + x * 4, target: target)
                 x += 1
             }
         default:  // .rgb24, checked in init
@@ -246,7 +255,7 @@ public final class Compositor {
                             alpha.load(fromByteOffset: sourceX / 3, as: UInt8.self))
                 }
                 Self.store16((r: samples.first, g: samples.second, b: samples.third), alpha: samples.alpha, background: background + x * 4,
-                             output: output + x * 4, premultiplied: premultiplied)
+                             output: output + x * 4, target: target)
                 x += 16
             }
             while x < activeEnd {
@@ -255,7 +264,7 @@ public final class Compositor {
                            g: Int32(source.load(fromByteOffset: sourceX * 3 + 1, as: UInt8.self)),
                            b: Int32(source.load(fromByteOffset: sourceX * 3 + 2, as: UInt8.self)))
                 Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
-                            background: background + x * 4, output: output + x * 4, premultiplied: premultiplied)
+                            background: background + x * 4, output: output + x * 4, target: target)
                 x += 1
             }
         }
@@ -267,24 +276,27 @@ public final class Compositor {
     /// wider ones fall back to element loops in the standard library's generic SIMD code.
     @inline(__always)
     private static func store16(_ rgb: (r: SIMD16<Int16>, g: SIMD16<Int16>, b: SIMD16<Int16>), alpha: SIMD16<UInt8>,
-                                background: UnsafeRawPointer, output: UnsafeMutableRawPointer, premultiplied: Bool) {
+                                background: UnsafeRawPointer, output: UnsafeMutableRawPointer, target: RowTarget) {
         store8(blue: rgb.b.lowHalf, green: rgb.g.lowHalf, red: rgb.r.lowHalf, alpha: alpha.lowHalf,
-               background: background, output: output, premultiplied: premultiplied)
+               background: background, output: output, target: target)
         store8(blue: rgb.b.highHalf, green: rgb.g.highHalf, red: rgb.r.highHalf, alpha: alpha.highHalf,
-               background: background + 32, output: output + 32, premultiplied: premultiplied)
+               background: background + 32, output: output + 32, target: target)
     }
 
     @inline(__always)
     private static func store8(blue: SIMD8<Int16>, green: SIMD8<Int16>, red: SIMD8<Int16>, alpha: SIMD8<UInt8>,
-                               background: UnsafeRawPointer, output: UnsafeMutableRawPointer, premultiplied: Bool) {
+                               background: UnsafeRawPointer, output: UnsafeMutableRawPointer, target: RowTarget) {
         let alpha16 = SIMD8<Int16>(truncatingIfNeeded: alpha)
         let alphaPairs = pairs(alpha16, alpha16)
         let words: SIMD16<UInt16>
-        if premultiplied {
+        switch target {
+        case .premultipliedLayer:
             let blueRed = AlphaBlend.divide255(pairs(blue, red) &* alphaPairs)
             let greenOnly = AlphaBlend.divide255(pairs(green, SIMD8(repeating: 0)) &* alphaPairs)
             words = blueRed | ((greenOnly | pairs(SIMD8(repeating: 0), alpha16)) &<< 8)
-        } else {
+        case .straightLayer:
+            words = pairs(blue, red) | ((pairs(green, SIMD8(repeating: 0)) | pairs(SIMD8(repeating: 0), alpha16)) &<< 8)
+        case .frame:
             let back = background.loadUnaligned(as: SIMD16<UInt16>.self)
             let blueRed = AlphaBlend.blend(pairs(blue, red), back & 0x00FF, alpha: alphaPairs)
             let greenX = AlphaBlend.blend(pairs(green, SIMD8(repeating: 255)), back &>> 8, alpha: alphaPairs)
@@ -304,14 +316,17 @@ public final class Compositor {
 
     @inline(__always)
     private static func store1(_ rgb: (r: Int32, g: Int32, b: Int32), alpha: Int32,
-                               background: UnsafeRawPointer, output: UnsafeMutableRawPointer, premultiplied: Bool) {
+                               background: UnsafeRawPointer, output: UnsafeMutableRawPointer, target: RowTarget) {
         let word: UInt32
-        if premultiplied {
+        switch target {
+        case .premultipliedLayer:
             let b = AlphaBlend.divide255(rgb.b &* alpha)
             let g = AlphaBlend.divide255(rgb.g &* alpha)
             let r = AlphaBlend.divide255(rgb.r &* alpha)
             word = UInt32(b) | UInt32(g) << 8 | UInt32(r) << 16 | UInt32(alpha) << 24
-        } else {
+        case .straightLayer:
+            word = UInt32(rgb.b) | UInt32(rgb.g) << 8 | UInt32(rgb.r) << 16 | UInt32(alpha) << 24
+        case .frame:
             let back = background.loadUnaligned(as: UInt32.self)
             let b = AlphaBlend.blend(rgb.b, Int32(back & 0xFF), alpha: alpha)
             let g = AlphaBlend.blend(rgb.g, Int32((back >> 8) & 0xFF), alpha: alpha)
@@ -320,4 +335,12 @@ public final class Compositor {
         }
         output.storeBytes(of: word, as: UInt32.self)
     }
+}
+
+/// What a row kernel writes: a finished frame over the backdrop, or the camera layer alone with
+/// its alpha, colour multiplied by it or not.
+enum RowTarget {
+    case frame
+    case premultipliedLayer
+    case straightLayer
 }

@@ -89,8 +89,8 @@ public final class FrameProcessor {
         switch outputMode {
         case .frame:
             compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows)
-        case .layer:
-            compositor.writePremultipliedLayer(camera: camera, alpha: alpha.view, into: output, rows: rows)
+        case .layer(let premultiplied):
+            compositor.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied)
         }
     }
 

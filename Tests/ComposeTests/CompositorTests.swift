@@ -154,4 +154,28 @@ import Testing
             }
         }
     }
+
+    @Test func straightLayerKeepsColourAndCarriesAlpha() {
+        let size = FrameSize(width: 20, height: 3)
+        let camera = F.rgb(size) { _, _ in (200, 100, 50) }
+        let alpha = F.alpha(size) { _, y in [0, 255, 128][y] }
+        let output = PixelBuffer(format: .argb8888, size: size)
+        Compositor(cameraFormat: .rgb24, cameraSize: size, outputSize: size, fit: .fill)
+            .writeLayer(camera: camera.view, alpha: alpha.view, into: output.view, rows: 0..<3, premultiplied: false)
+        for x in 0..<20 {
+            #expect(F.pixel(output, x, 0) == F.word(200, 100, 50, top: 0))
+            #expect(F.pixel(output, x, 2) == F.word(200, 100, 50, top: 128))
+        }
+        // The vector path (YUYV, 16 wide) writes the captured colour unscaled too.
+        let yuyv = F.yuyv(size, luma: { x, _ in UInt8(40 + x * 9) }, chroma: { p, _ in (UInt8(100 + p), UInt8(150 - p)) })
+        let layer = PixelBuffer(format: .argb8888, size: size)
+        Compositor(cameraFormat: .yuyv, cameraSize: size, outputSize: size, fit: .fill)
+            .writeLayer(camera: yuyv.view, alpha: alpha.view, into: layer.view, rows: 0..<3, premultiplied: false)
+        for y in 0..<3 {
+            for x in 0..<20 {
+                let fg = YCbCr.rgb(y: Int32(40 + x * 9), cb: Int32(100 + x / 2), cr: Int32(150 - x / 2))
+                #expect(F.pixel(layer, x, y) == F.word(fg.r, fg.g, fg.b, top: UInt32([0, 255, 128][y])))
+            }
+        }
+    }
 }

@@ -1,0 +1,85 @@
+import Frames
+import KernelIO
+import Matte
+import Scanout
+import Scenes
+import Testing
+@testable import Pipeline
+
+/// A display whose flips complete late (each `lateness` after its commit, longer than a frame
+/// period): the truth of what the "kernel" holds is its own ScanoutQueue, checked every time the
+/// runner asks for a slot's view to compose into.
+final class LateFlipSink: FrameSink {
+    let outputSize: FrameSize
+    let slotCount = 3
+    let lateness: UInt64
+    private let buffers: [SlotBuffer]
+    private(set) var truth = ScanoutQueue(slotCount: 3)
+    private var timer: DeadlineTimer
+    private var flipDue: UInt64 = 0
+    private(set) var composedIntoBusy = 0
+    private(set) var handedOut = 0
+    private(set) var refusedWhileQueued = 0
+
+    init(outputSize: FrameSize, lateness: UInt64) throws {
+        self.outputSize = outputSize
+        self.lateness = lateness
+        buffers = (0..<3).map { _ in SlotBuffer(format: .xrgb8888, size: outputSize) }
+        timer = try DeadlineTimer()
+        truth.shown(2)
+    }
+
+    var summary: String { "late-flip test sink" }
+    var initiallyShownSlot: Int? { 2 }
+
+    func outputView(slot: Int) -> ImageView {
+        handedOut += 1
+        if !truth.isFree(slot) { composedIntoBusy += 1 }
+        return buffers[slot].view
+    }
+
+    func present(slot: Int, stamp: FrameStamp) -> UInt64? { nil }
+    func finish() -> String? { nil }
+
+    func submit(slot: Int, stamp: FrameStamp) -> SinkSubmission {
+        guard truth.canQueue else { refusedWhileQueued += 1; return .refused }
+        truth.queue(slot)
+        flipDue = MonotonicClock.nowNanoseconds() + lateness
+        timer.arm(at: flipDue)
+        return .queued
+    }
+
+    func takeCompletion() -> SinkCompletion? {
+        guard let slot = truth.queued, MonotonicClock.nowNanoseconds() >= flipDue else { return nil }
+        timer.acknowledge()
+        truth.flipped()
+        return SinkCompletion(slot: slot, nanoseconds: MonotonicClock.nowNanoseconds())
+    }
+
+    func withCompletionDescriptor<R>(_ body: (Int32) -> R) -> R { timer.withRawValue { body($0) } }
+}
+
+@Suite(.serialized) struct LateFlipTests {
+    @Test func noFrameIsComposedIntoAQueuedOrShownBuffer() throws {
+        let size = FrameSize(width: 32, height: 24)
+        let feed = SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: true)
+        // Flips land 2.5 frame periods after their commit: compose always runs ahead of them.
+        let sink = try LateFlipSink(outputSize: size, lateness: 80_000_000)
+        let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: size,
+                                           fit: .fill, matte: MatteParameters(), projection: nil,
+                                           helperCPUMasks: [], realtimePriority: 0)
+        let background = PixelBuffer(format: .xrgb8888, size: size)
+        let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .live,
+                                        syncToleranceNanoseconds: 16_000_000,
+                                        generation: FrameGeneration(matte: MatteParameters(), backdrop: background.view))
+        try runner.start(computeCPUMask: 0, realtimePriority: 0)
+        runner.run(frameLimit: 30)
+        runner.stop()
+        #expect(sink.handedOut == 30 && runner.pairsHandedOff == 30)
+        #expect(sink.composedIntoBusy == 0, "\(sink.composedIntoBusy) frames composed into a queued or shown buffer")
+        #expect(sink.refusedWhileQueued == 0, "the runner submitted while a flip was queued")
+        // Late flips make frames wait or drop; none is lost without being counted.
+        #expect(runner.statistics.presented + runner.statistics.droppedBySink == 30)
+        #expect(runner.statistics.presented > 0)
+    }
+}
