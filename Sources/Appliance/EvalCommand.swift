@@ -12,7 +12,7 @@ import Settings
 /// flicker over still truth and lag (see MatteEvaluation).
 enum EvalCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--truth", "--config"], flags: ["--json"])
+        let options = try CommandOptions.parse(arguments, valued: ["--truth", "--config", "--matte-out"], flags: ["--json"])
         let recordingPath = try options.positionals(1, names: "RECORDING (a folder with color/, depth/, recording.ini)")[0]
         guard let truthDirectory = options.value("--truth") else { throw .invalidInput("missing --truth DIR") }
         var settings = Settings.defaults
@@ -33,6 +33,8 @@ enum EvalCommand {
         let truth = PixelBuffer(format: .alpha8, size: recording.colorSize)
         let decoder = ImageDecoder()
         let evaluation = MatteEvaluation(size: recording.colorSize)
+        let matteDirectory = options.value("--matte-out")
+        if let matteDirectory { try OutputDirectory.create(matteDirectory) }
         for frame in 0..<recording.frameCount {
             let truthPath = truthDirectory + "/" + recording.frameName(frame)
             do throws(RecordingError) {
@@ -57,6 +59,13 @@ enum EvalCommand {
             }
             processor.buildMatte(depth: depth.view, unitMM: recording.unitMM)
             evaluation.add(alpha: processor.alphaView, truth: truth.view)
+            if let matteDirectory {
+                do throws(ImageError) {
+                    try PNGEncoder.write(processor.alphaView, to: matteDirectory + "/" + recording.frameName(frame))
+                } catch {
+                    throw .runtime(error.message)
+                }
+            }
         }
         let s = evaluation.summary
         let d = BenchCommand.decimal

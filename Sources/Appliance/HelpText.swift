@@ -84,7 +84,7 @@ enum HelpText {
     """
 
     static let eval = """
-    usage: backdrop eval RECORDING --truth DIR [--config FILE] [--json]
+    usage: backdrop eval RECORDING --truth DIR [--config FILE] [--json] [--matte-out DIR]
 
     Runs the matte over every frame of RECORDING as render does and scores it against DIR's
     truth masks (8-bit grey PNGs named like the frames, 255 on the subject): IoU mean and
@@ -92,6 +92,7 @@ enum HelpText {
     where the truth is still) and lag (frames the matte trails the truth by).
       --config FILE  [matte] thresholds and, for unregistered depth, [camera] intrinsics
       --json         one JSON object instead of text
+      --matte-out DIR  also write the mattes (8-bit grey PNG, named like the frames)
     """
 
     static let record = """

@@ -39,6 +39,14 @@ public final class MatteEngine {
     private let rayY: UnsafeMutablePointer<Float>
     private let workCamera: DepthProjection.Pinhole
     private let labeller: RunLabeller
+    private let floorTracker: FloorTracker
+    private let segments: DepthSegments
+    /// The work grid's rays (x/z per column, y/z per row), for the floor: from the colour camera
+    /// when projecting, else a nominal 70 degree pinhole (see FloorTracker on why that is enough).
+    private let gridRayX: UnsafeMutablePointer<Float>
+    private let gridRayY: UnsafeMutablePointer<Float>
+    /// Width of one work pixel at 1 m, millimetres.
+    private let gridPixelMM: Float
     private let tracker = SubjectTracker()
     private let feather: AlphaFeather
     private let directDepth: Bool
@@ -93,6 +101,16 @@ public final class MatteEngine {
         for u in 0..<depthSize.width { rayX[u] = (Float(u) - depthCamera.cx) / depthCamera.fx }
         for v in 0..<depthSize.height { rayY[v] = (Float(v) - depthCamera.cy) / depthCamera.fy }
         labeller = RunLabeller(width: workSize.width, height: workSize.height)
+        floorTracker = FloorTracker(width: workSize.width, height: workSize.height)
+        segments = DepthSegments(width: workSize.width, height: workSize.height)
+        let grid = projection != nil ? camera
+            : PinholeIntrinsics(fx: Float(workSize.width) * 0.72, fy: Float(workSize.width) * 0.72,
+                                cx: Float(workSize.width - 1) / 2, cy: Float(workSize.height - 1) / 2)
+        gridRayX = .allocate(capacity: workSize.width)
+        gridRayY = .allocate(capacity: workSize.height)
+        for u in 0..<workSize.width { gridRayX[u] = (Float(u) - grid.cx) / grid.fx }
+        for v in 0..<workSize.height { gridRayY[v] = (Float(v) - grid.cy) / grid.fy }
+        gridPixelMM = 1000 / grid.fx
         feather = AlphaFeather(workSize: workSize, alphaSize: alphaSize)
     }
 
@@ -106,6 +124,8 @@ public final class MatteEngine {
         resampleRows.deallocate()
         rayX.deallocate()
         rayY.deallocate()
+        gridRayX.deallocate()
+        gridRayY.deallocate()
     }
 
     /// The subject distance auto mode is tracking, millimetres; nil in fixed mode or when the
@@ -135,6 +155,13 @@ public final class MatteEngine {
     public func reset() {
         hasPrevious = false
         tracker.reset()
+        floorTracker.reset()
+    }
+
+    /// The floor plane found in the last frame, as (normal x, y, z, camera height mm) in the work
+    /// grid's camera frame; nil when no floor is in view. For tests and diagnostics.
+    public var floorPlane: (Float, Float, Float, Float)? {
+        floorTracker.plane.map { ($0.nx, $0.ny, $0.nz, $0.offset) }
     }
 
     /// One frame: `depth` is .z16 of `depthSize`, raw values times `unitMM` are millimetres,
@@ -146,7 +173,18 @@ public final class MatteEngine {
         let unit = unitMM > 0 ? unitMM : 1
         let (workDepth, stride) = placeDepth(depth, unit: unit)
         let (near, far) = band(depth: workDepth, stride: stride, unit: unit)
-        classify(depth: workDepth, stride: stride, near: near, far: far)
+        floorTracker.update(depth: workDepth, stride: stride, width: workSize.width, height: workSize.height,
+                            unit: unit, rayX: gridRayX, rayY: gridRayY)
+        markFloor(depth: workDepth, stride: stride, unit: unit)
+        // Regions are judged on the whole band: fixed near..far, auto near..subject_max (everyone
+        // in the booth area, not only the nearest person).
+        let regionFar = parameters.mode == .auto
+            ? Self.raw(parameters.subjectMaximumMM, unit: unit, roundUp: false) : far
+        let regionNear = Self.raw(max(1, parameters.nearMM), unit: unit, roundUp: true)
+        if !segments.segment(depth: workDepth, stride: stride, unit: unit, near: regionNear, far: regionFar,
+                             minimumPixels: parameters.minimumBlobPixels, pixelWidthMM: gridPixelMM, into: classes) {
+            classify(depth: workDepth, stride: stride, near: near, far: far)
+        }
         if !labeller.label(classes: classes, minimumBlob: parameters.minimumBlobPixels, into: mask) {
             maskPerPixel()
         }
@@ -254,6 +292,29 @@ public final class MatteEngine {
     }
 
     // MARK: stage 3
+
+    /// Marks the floor's readings for DepthSegments: within a few centimetres of the plane
+    /// (20 mm + z^2 / 400 m, growing with the sensor's step: 36 mm at 2.5 m), or below it.
+    @inline(never)
+    private func markFloor(depth: UnsafePointer<UInt16>, stride: Int, unit: Float) {
+        let width = workSize.width
+        let marks = segments.floor
+        guard let plane = floorTracker.plane else {
+            marks.update(repeating: 0, count: workSize.pixelCount)
+            return
+        }
+        for y in 0..<workSize.height {
+            let row = depth + y * stride
+            let out = marks + y * width
+            let rowTerm = plane.ny * gridRayY[y] + plane.nz
+            for x in 0..<width {
+                let z = Float(row[x]) * unit
+                let distance = z * (plane.nx * gridRayX[x] + rowTerm) - plane.offset
+                let tolerance = 20 + z * z * (1 / 400_000)
+                out[x] = row[x] != 0 && distance >= -tolerance ? 1 : 0
+            }
+        }
+    }
 
     @inline(never)
     private func classify(depth: UnsafePointer<UInt16>, stride: Int, near: UInt16, far: UInt16) {

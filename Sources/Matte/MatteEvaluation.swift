@@ -5,8 +5,9 @@ import Frames
 ///  - boundary F: a boundary pixel (in the mask, with a 4-neighbour outside it) counts as matched
 ///    when the other mask has a boundary pixel within `boundaryTolerance` pixels (Chebyshev);
 ///    F = 2PR / (P + R) of the matched shares of predicted and true boundary pixels;
-///  - flicker: mean |alpha(t) - alpha(t-1)|, in alpha levels, over the pixels whose truth did not
-///    change between the two frames (the still parts of the scene);
+///  - flicker: mean |alpha(t) - alpha(t-1)|, in alpha levels, over the still parts of the scene:
+///    pixels with no truth change between the two frames within `stillRadius` (a moving edge's
+///    soft ramp moves with it and is lag's business, not flicker);
 ///  - lag: per frame from the third on, which of truth(t), truth(t-1), truth(t-2) the matte
 ///    matches best (IoU), averaged: 0 follows at once, 1 trails a frame.
 ///
@@ -26,6 +27,7 @@ public final class MatteEvaluation {
 
     public let size: FrameSize
     public static let boundaryTolerance = 2
+    public static let stillRadius = 4
     public private(set) var ious: [Double] = []
     public private(set) var boundaryFs: [Double] = []
     private var flickerSum = 0.0
@@ -36,6 +38,7 @@ public final class MatteEvaluation {
     private let truths: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
     private let edgeA: UnsafeMutablePointer<UInt8>
     private let edgeB: UnsafeMutablePointer<UInt8>
+    private let moving: UnsafeMutablePointer<UInt8>
 
     public init(size: FrameSize) {
         self.size = size
@@ -49,6 +52,8 @@ public final class MatteEvaluation {
         edgeA.initialize(repeating: 0, count: n)
         edgeB = .allocate(capacity: n)
         edgeB.initialize(repeating: 0, count: n)
+        moving = .allocate(capacity: n)
+        moving.initialize(repeating: 0, count: n)
     }
 
     deinit {
@@ -57,6 +62,7 @@ public final class MatteEvaluation {
         truths.1.deallocate()
         edgeA.deallocate()
         edgeB.deallocate()
+        moving.deallocate()
     }
 
     /// Adds one frame: `alpha` the matte, `truth` 255 on the subject.
@@ -68,18 +74,20 @@ public final class MatteEvaluation {
         var union = 0
         var lagUnions = (0, 0)
         var lagIntersections = (0, 0)
+        if frame >= 1 { markMoving(truth: truth) }
         for y in 0..<size.height {
             let a = alpha.row(y).assumingMemoryBound(to: UInt8.self)
             let t = truth.row(y).assumingMemoryBound(to: UInt8.self)
             let previous = previousAlpha + y * width
             let t1 = truths.0 + y * width
             let t2 = truths.1 + y * width
+            let movingRow = moving + y * width
             for x in 0..<width {
                 let inA = a[x] >= 128
                 let inT = t[x] >= 128
                 if inA && inT { intersection += 1 }
                 if inA || inT { union += 1 }
-                if frame >= 1 && (t1[x] >= 128) == inT {
+                if frame >= 1 && movingRow[x] == 0 {
                     flickerSum += Double(abs(Int(a[x]) - Int(previous[x])))
                     flickerPixels += 1
                 }
@@ -121,6 +129,23 @@ public final class MatteEvaluation {
         s.flicker = flickerPixels == 0 ? 0 : flickerSum / Double(flickerPixels)
         s.lagFrames = lagFrames == 0 ? 0 : Double(lagSum) / Double(lagFrames)
         return s
+    }
+
+    /// `moving`: 1 within `stillRadius` of a pixel whose truth changed since the last frame.
+    private func markMoving(truth: ImageView) {
+        let width = size.width
+        let height = size.height
+        let r = Self.stillRadius
+        moving.update(repeating: 0, count: size.pixelCount)
+        for y in 0..<height {
+            let t = truth.row(y).assumingMemoryBound(to: UInt8.self)
+            let t1 = truths.0 + y * width
+            for x in 0..<width where (t[x] >= 128) != (t1[x] >= 128) {
+                for yy in max(0, y - r)...min(height - 1, y + r) {
+                    (moving + yy * width + max(0, x - r)).update(repeating: 1, count: min(width - 1, x + r) - max(0, x - r) + 1)
+                }
+            }
+        }
     }
 
     private func boundaryF(alpha: ImageView, truth: ImageView) -> Double {

@@ -10,7 +10,7 @@ public struct MatteParameters: Equatable, Sendable {
         }
     }
 
-    public var mode: Mode = .fixed
+    public var mode: Mode = .auto
     /// Depth band kept as foreground in fixed mode, millimetres.
     public var nearMM: Int = 300
     public var farMM: Int = 2000

@@ -187,12 +187,12 @@ public final class GroupScene {
         // Right arm akimbo (hand on the hip, so arm and torso enclose a gap), left arm hanging
         // and swinging a little, with fingers.
         let swing = 0.15 * GroupScene.sine(6.2831853 * phase / 1.6)
-        let rightShoulder = (x0 + 0.12 * h, shoulderY + 20)
+        let rightShoulder = (x0 + 0.095 * h, shoulderY + 25)
         let rightElbow = (x0 + 0.24 * h, top + 0.36 * h)
         let rightHand = (x0 + 0.135 * h, hipY - 0.02 * h)
         add(SyntheticShape(from: rightShoulder, to: rightElbow, thickness: 0.055 * h, z: z0 - 10, paint: shirt))
         add(SyntheticShape(from: rightElbow, to: rightHand, thickness: 0.045 * h, z: z0 - 30, paint: .skin))
-        let leftShoulder = (x0 - 0.12 * h, shoulderY + 20)
+        let leftShoulder = (x0 - 0.095 * h, shoulderY + 25)
         let leftElbow = (x0 - 0.155 * h - swing * 60, top + 0.37 * h)
         let leftWrist = (x0 - 0.17 * h - swing * 200, top + 0.52 * h)
         add(SyntheticShape(from: leftShoulder, to: leftElbow, thickness: 0.055 * h, z: z0 - 10, paint: shirt))

@@ -270,7 +270,9 @@ import Testing
         #expect(canvas.covered() == 0)
     }
 
-    @Test func autoModePicksTheNearestSubstantialSubject() {
+    /// Auto mode keeps everyone in the booth area (issue 12): both people, whatever their order
+    /// in depth, each as a whole region; a few pixels of noise nearer still are no one.
+    @Test func autoModeKeepsEverySubstantialSubjectNotOnlyTheNearest() {
         let canvas = DepthCanvas(depthSize: Self.size)
         var parameters = Self.fixed()
         parameters.mode = .auto
@@ -283,6 +285,8 @@ import Testing
         canvas.process(engine)
         #expect(engine.subjectDistanceMM.map { abs($0 - 1500) <= 32 } == true)
         #expect(canvas.covered(x: 30..<70, y: 30..<110) == 40 * 80)
-        #expect(canvas.covered(x: 90..<130, y: 20..<110) == 0)
+        #expect(canvas.covered(x: 90..<130, y: 20..<110) == 40 * 90)
+        #expect(canvas.covered(x: 76..<82, y: 58..<64) == 0)
+        #expect(canvas.covered() == 40 * 80 + 40 * 90)
     }
 }

@@ -1,0 +1,273 @@
+/// People by depth continuity: the work grid's readings are split into connected 3D regions
+/// (neighbours joined when their depths differ by less than the sensor's step at that distance),
+/// and whole regions are kept or dropped. So a person whose stepping leg lies beyond the band
+/// is kept whole, and a wall or the floor is cut even inside the band, because neither is joined
+/// to a person: the floor's points (FloorTracker) are taken out before joining, which also
+/// separates the feet from the floor they stand on.
+///
+/// A region is kept when it is person-like: at least `minimumPixels`, its mean depth inside the
+/// band, no deeper than `maximumDepthSpanMM` front to back (a side wall or a corridor runs
+/// metres into the distance), no wider than `maximumWidthMM` (a back wall fills the view), and
+/// figure rather than ground: where its edge meets another region, that region does not lie in
+/// front of it almost everywhere (a patch of wall seen between an arm and the body, or beside a
+/// person at the frame's edge, has only nearer surfaces around it).
+///
+/// Regions are built on runs (one union-find node per horizontal stretch of joined pixels), so
+/// the cost follows the edges in the picture. All arrays are sized at init; `segment` allocates
+/// nothing. Not thread-safe.
+final class DepthSegments {
+    static let maximumDepthSpanMM: Float = 1500
+    static let maximumWidthMM: Float = 2500
+    /// Ground: nearer surfaces on more than this many times as much of the edge as farther ones.
+    /// Not 1: a person half hidden by a nearer one, with the sensor's shadow (no reading, so no
+    /// contact) down their other side, has few farther contacts left.
+    static let groundRatio: Int32 = 4
+
+    let width: Int
+    let height: Int
+    let capacity: Int
+    private(set) var count = 0
+
+    private let start: UnsafeMutablePointer<Int32>
+    private let end: UnsafeMutablePointer<Int32>
+    private let parent: UnsafeMutablePointer<Int32>
+    private let pixels: UnsafeMutablePointer<Int32>
+    private let depthSum: UnsafeMutablePointer<Float>
+    private let minimumX: UnsafeMutablePointer<Int32>
+    private let maximumX: UnsafeMutablePointer<Int32>
+    private let minimumZ: UnsafeMutablePointer<UInt16>
+    private let maximumZ: UnsafeMutablePointer<UInt16>
+    private let keep: UnsafeMutablePointer<UInt8>
+    /// Edge pixels where the region across is nearer / farther.
+    private let nearerContacts: UnsafeMutablePointer<Int32>
+    private let fartherContacts: UnsafeMutablePointer<Int32>
+    private let rowFirst: UnsafeMutablePointer<Int32>
+    /// Join tolerance in raw units, by raw depth >> 4.
+    private let tolerance: UnsafeMutablePointer<UInt16>
+    private var toleranceUnit: Float = 0
+    /// Per pixel: 1 where the floor is (set by the caller), else 0.
+    let floor: UnsafeMutablePointer<UInt8>
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        capacity = max(4 * (width + height), width * height / 4)
+        start = .allocate(capacity: capacity)
+        end = .allocate(capacity: capacity)
+        parent = .allocate(capacity: capacity)
+        pixels = .allocate(capacity: capacity)
+        depthSum = .allocate(capacity: capacity)
+        minimumX = .allocate(capacity: capacity)
+        maximumX = .allocate(capacity: capacity)
+        minimumZ = .allocate(capacity: capacity)
+        maximumZ = .allocate(capacity: capacity)
+        keep = .allocate(capacity: capacity)
+        nearerContacts = .allocate(capacity: capacity)
+        fartherContacts = .allocate(capacity: capacity)
+        rowFirst = .allocate(capacity: height + 1)
+        tolerance = .allocate(capacity: 4096)
+        tolerance.initialize(repeating: 0, count: 4096)
+        floor = .allocate(capacity: width * height)
+        floor.initialize(repeating: 0, count: width * height)
+    }
+
+    deinit {
+        start.deallocate()
+        end.deallocate()
+        parent.deallocate()
+        pixels.deallocate()
+        depthSum.deallocate()
+        minimumX.deallocate()
+        maximumX.deallocate()
+        minimumZ.deallocate()
+        maximumZ.deallocate()
+        keep.deallocate()
+        nearerContacts.deallocate()
+        fartherContacts.deallocate()
+        rowFirst.deallocate()
+        tolerance.deallocate()
+        floor.deallocate()
+    }
+
+    /// The step two neighbouring readings of one surface may differ by: a few of the sensor's
+    /// quantisation steps, which grow with the square of distance (disparity sensors), plus a
+    /// floor for noise. 30 mm + z^2 / 60 m: 45 mm at 1 m, 97 mm at 2 m, 180 mm at 3 m.
+    private func prepareTolerance(unit: Float) {
+        guard unit != toleranceUnit else { return }
+        toleranceUnit = unit
+        for i in 0..<4096 {
+            let z = Float(i * 16 + 8) * unit
+            let mm = 30 + z * z / 60_000
+            tolerance[i] = UInt16(max(1, min(65535, mm / unit)))
+        }
+    }
+
+    @inline(__always)
+    private func joined(_ a: UInt16, _ b: UInt16) -> Bool {
+        let step = tolerance[Int(max(a, b) >> 4)]
+        return (a > b ? a - b : b - a) <= step
+    }
+
+    /// Segments `depth` (raw units; 0 = no reading) and writes the class map RunLabeller reads:
+    /// foreground for kept regions, hole for no reading, background for the rest (floor
+    /// included). `near`/`far` is the band in raw units, `pixelWidthMM` the width of one grid
+    /// pixel at 1 m. Returns false when the frame has more runs than `capacity` (pure noise).
+    func segment(depth: UnsafePointer<UInt16>, stride: Int, unit: Float, near: UInt16, far: UInt16,
+                 minimumPixels: Int, pixelWidthMM: Float, into classes: UnsafeMutablePointer<UInt8>) -> Bool {
+        prepareTolerance(unit: unit)
+        guard extractRuns(depth: depth, stride: stride) else { return false }
+        flatten()
+        decide(unit: unit, near: near, far: far, minimumPixels: minimumPixels, pixelWidthMM: pixelWidthMM)
+        paint(depth: depth, stride: stride, into: classes)
+        return true
+    }
+
+    private func find(_ i: Int32) -> Int32 {
+        var root = i
+        while parent[Int(root)] != root { root = parent[Int(root)] }
+        var node = i
+        while parent[Int(node)] != root {
+            let next = parent[Int(node)]
+            parent[Int(node)] = root
+            node = next
+        }
+        return root
+    }
+
+    private func union(_ a: Int32, _ b: Int32) {
+        let ra = find(a)
+        let rb = find(b)
+        if ra == rb { return }
+        if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
+    }
+
+    @inline(never)
+    private func extractRuns(depth: UnsafePointer<UInt16>, stride: Int) -> Bool {
+        var n = 0
+        for y in 0..<height {
+            let row = depth + y * stride
+            let floorRow = floor + y * width
+            rowFirst[y] = Int32(n)
+            var x = 0
+            while x < width {
+                if row[x] == 0 || floorRow[x] != 0 {
+                    x += 1
+                    continue
+                }
+                guard n < capacity else { return false }
+                let first = x
+                nearerContacts[n] = 0
+                fartherContacts[n] = 0
+                // Cut from the run just left of it by a depth step: the two meet here.
+                if x > 0 && row[x - 1] != 0 && floorRow[x - 1] == 0 && n > Int(rowFirst[y]) && end[n - 1] == Int32(x) {
+                    contact(Int32(n - 1), row[x - 1], Int32(n), row[x])
+                }
+                var sum: Float = Float(row[x])
+                var low = row[x]
+                var high = row[x]
+                x += 1
+                while x < width && row[x] != 0 && floorRow[x] == 0 && joined(row[x], row[x - 1]) {
+                    sum += Float(row[x])
+                    low = min(low, row[x])
+                    high = max(high, row[x])
+                    x += 1
+                }
+                start[n] = Int32(first)
+                end[n] = Int32(x)
+                parent[n] = Int32(n)
+                pixels[n] = Int32(x - first)
+                depthSum[n] = sum
+                minimumX[n] = Int32(first)
+                maximumX[n] = Int32(x - 1)
+                minimumZ[n] = low
+                maximumZ[n] = high
+                n += 1
+            }
+            // Join with the runs of the row above that touch this run at a column where the
+            // two readings are one surface.
+            if y > 0 {
+                let above = depth + (y - 1) * stride
+                var a = Int(rowFirst[y - 1])
+                let aEnd = Int(rowFirst[y])
+                for r in Int(rowFirst[y])..<n {
+                    while a < aEnd && end[a] <= start[r] { a += 1 }
+                    var b = a
+                    while b < aEnd && start[b] < end[r] {
+                        let from = Int(max(start[b], start[r]))
+                        let to = Int(min(end[b], end[r]))
+                        var linked = false
+                        for x in from..<to {
+                            if joined(row[x], above[x]) {
+                                if !linked { union(Int32(r), Int32(b)) }
+                                linked = true
+                            } else {
+                                contact(Int32(r), row[x], Int32(b), above[x])
+                            }
+                        }
+                        b += 1
+                    }
+                }
+            }
+        }
+        rowFirst[height] = Int32(n)
+        count = n
+        return true
+    }
+
+    @inline(__always)
+    private func contact(_ a: Int32, _ depthA: UInt16, _ b: Int32, _ depthB: UInt16) {
+        if depthA < depthB {
+            fartherContacts[Int(a)] += 1
+            nearerContacts[Int(b)] += 1
+        } else {
+            nearerContacts[Int(a)] += 1
+            fartherContacts[Int(b)] += 1
+        }
+    }
+
+    /// Sums every run's figures into its root (roots have the smallest index, so one pass).
+    @inline(never)
+    private func flatten() {
+        for i in 0..<count {
+            let root = Int(find(Int32(i)))
+            parent[i] = Int32(root)
+            guard root != i else { continue }
+            pixels[root] += pixels[i]
+            depthSum[root] += depthSum[i]
+            minimumX[root] = min(minimumX[root], minimumX[i])
+            maximumX[root] = max(maximumX[root], maximumX[i])
+            minimumZ[root] = min(minimumZ[root], minimumZ[i])
+            maximumZ[root] = max(maximumZ[root], maximumZ[i])
+            nearerContacts[root] += nearerContacts[i]
+            fartherContacts[root] += fartherContacts[i]
+        }
+    }
+
+    @inline(never)
+    private func decide(unit: Float, near: UInt16, far: UInt16, minimumPixels: Int, pixelWidthMM: Float) {
+        let span = Self.maximumDepthSpanMM / unit
+        for i in 0..<count {
+            keep[i] = 0
+            guard parent[i] == Int32(i), Int(pixels[i]) >= minimumPixels else { continue }
+            let mean = depthSum[i] / Float(pixels[i])
+            guard mean >= Float(near) && mean <= Float(far) else { continue }
+            guard Float(maximumZ[i]) - Float(minimumZ[i]) <= span else { continue }
+            let widthMM = Float(maximumX[i] - minimumX[i] + 1) * pixelWidthMM * mean * unit / 1000
+            guard widthMM <= Self.maximumWidthMM else { continue }
+            guard nearerContacts[i] <= Self.groundRatio * fartherContacts[i] else { continue }
+            keep[i] = 1
+        }
+    }
+
+    @inline(never)
+    private func paint(depth: UnsafePointer<UInt16>, stride: Int, into classes: UnsafeMutablePointer<UInt8>) {
+        for y in 0..<height {
+            let row = depth + y * stride
+            let out = classes + y * width
+            for x in 0..<width { out[x] = row[x] == 0 ? RunLabeller.hole : RunLabeller.background }
+            for r in Int(rowFirst[y])..<Int(rowFirst[y + 1]) where keep[Int(parent[r])] != 0 {
+                for x in Int(start[r])..<Int(end[r]) { out[x] = RunLabeller.foreground }
+            }
+        }
+    }
+}
