@@ -21,8 +21,6 @@ let package = Package(
 
         .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
                        providers: [.apt(["libdrm-dev"])]),
-        .systemLibrary(name: "CGBM", path: "Sources/CGBM", pkgConfig: "gbm",
-                       providers: [.apt(["libgbm-dev"])]),
         // Keeps every libgpiod call in C so libgpiod 1.6 and 2.x both build (see its header).
         .target(name: "CGpioShim", path: "Sources/CGpioShim", linkerSettings: [.linkedLibrary("gpiod")]),
 
@@ -33,11 +31,11 @@ let package = Package(
         .target(name: "Compose", dependencies: ["Frames"]),
         .target(name: "ImageCodec", dependencies: ["Frames", "CSpng", "CTurboJPEG", "KernelIO"]),
         .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),
-        .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "Compose", "KernelIO"]),
+        .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Scenes", dependencies: ["Frames", "ImageCodec", "KernelIO", "CInih"]),
         .target(name: "Capture", dependencies: ["Frames", "KernelIO", "CKernel", "CTurboJPEG"]),
-        .target(name: "Scanout", dependencies: ["Frames", "KernelIO", "CKernel", "CDRM", "CGBM"]),
-        .target(name: "Controls", dependencies: ["KernelIO"]),
+        .target(name: "Scanout", dependencies: ["Frames", "KernelIO", "CKernel", "CDRM"]),
+        .target(name: "Controls"),
         .target(name: "Buttons", dependencies: ["Controls", "KernelIO", "CGpioShim"]),
         .target(name: "Booth", dependencies: ["Controls"]),
         .target(name: "Photos", dependencies: ["Frames", "Compose", "ImageCodec", "KernelIO", "CKernel"]),
@@ -45,7 +43,7 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO", "Scanout"]),
         .target(name: "Service", dependencies: ["KernelIO", "CKernel"]),
         .executableTarget(name: "Appliance",
-                          dependencies: ["Frames", "FrameSync", "Matte", "Compose", "ImageCodec", "Settings",
+                          dependencies: ["Frames", "Matte", "Compose", "ImageCodec", "Settings",
                                          "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO",
                                          "Capture", "Scanout", "Controls", "Buttons", "Service", "Booth", "Photos"]),
 

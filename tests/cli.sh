@@ -151,6 +151,17 @@ expect "eval names a missing truth mask" 2 "truth for frame 0" -- "$backdrop" ev
 expect "record re-records a recording source" 0 "2 frames" -- "$backdrop" record "$work/rerec" --config "$work/run-rec.conf" --frames 5
 expect "bench json has the contract fields" 0 '"ratio_to_memcpy"' -- "$backdrop" bench --size 320x240 --frames 3 --json
 
+# The README's module list names only modules that exist.
+expect "README names only existing modules" 0 "^ok$" -- bash -c "cd '$repo' && missing=\$(grep '^| \`Sources/\`' README.md | grep -o '\`[A-Za-z]*\`' | tr -d '\`' | while read m; do [ -d Sources/\$m ] || echo \$m; done); [ -z \"\$missing\" ] && echo ok || echo \"missing: \$missing\""
+
+# Sizes a stage cannot hold are refused by the config check, never reached as a crash.
+printf '[camera]\nsource = synthetic\ncolor_format = mjpeg\nwidth = 641\n[output]\nsink = null\n' > "$work/oddcam.conf"
+expect "odd synthetic mjpeg width: config error" 2 "width = 641.*even width" -- "$backdrop" run --config "$work/oddcam.conf" --frames 2
+printf '[camera]\nsource = synthetic\n[output]\nsink = file\npath = %s/odd.y4m\nwidth = 321\nheight = 240\n' "$work" > "$work/oddout.conf"
+expect "odd .y4m output width: config error" 2 "width = 321.*must be even" -- "$backdrop" run --config "$work/oddout.conf" --frames 2
+printf '[output]\nwidth = 321\nheight = 240\n' > "$work/odddemo.conf"
+expect "demo to .y4m with an odd configured size: an error" 2 "width = 321.*even" -- "$backdrop" demo --config "$work/odddemo.conf" --frames 2 --out "$work/odd-demo.y4m"
+
 # check-config --backgrounds counts and lists every bad file (a long list is not cut short), says
 # "no usable image" apart from the count, and counts in words that agree with the number.
 mkdir -p "$work/bad10" "$work/one" "$work/onebad"

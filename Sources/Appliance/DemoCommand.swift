@@ -29,6 +29,11 @@ enum DemoCommand {
                                                    outputSize: outputSize, fit: settings.background.fit,
                                                    matte: settings.matte, projection: nil)
         if outPath.hasSuffix(".y4m") {
+            // --size is even by its parser; a config's [output] size is checked here, for this path.
+            guard outputSize.width % 2 == 0 && outputSize.height % 2 == 0 else {
+                throw .invalidInput("[output] width = \(outputSize.width), height = \(outputSize.height): a .y4m video "
+                    + "stores colour per 2x2 pixels, so both must be even (or give --out a directory for PNGs)")
+            }
             let sink: Y4MFileSink
             do throws(SystemError) {
                 sink = try Y4MFileSink(path: outPath, outputSize: outputSize, frameRate: feed.frameRate)

@@ -39,7 +39,9 @@ public enum PixelFormat: UInt8, Sendable, CaseIterable {
         switch self {
         case .yuyv: return fourCC("YUYV")
         case .nv12: return fourCC("NV12")
-        case .rgb24: return fourCC("RG24")
+        // DRM names packed formats by the little-endian word: BGR888 ("BG24", [23:0] B:G:R) is
+        // R, G, B in memory, as V4L2's RGB3 is. ("RG24" would be B, G, R in memory.)
+        case .rgb24: return fourCC("BG24")
         case .xrgb8888: return fourCC("XR24")
         case .argb8888: return fourCC("AR24")
         case .z16: return nil

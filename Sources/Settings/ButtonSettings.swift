@@ -3,7 +3,6 @@
 public struct ButtonSettings: Equatable, Sendable {
     /// Board whose facts (board/<name>/) name the lines.
     public var board: String = "rpi4"
-    public var chip: DeviceChoice = .auto
     /// Line of each button (a line name, or chip-label:offset); nil keeps the line that
     /// board/<board>/buttons.conf gives the role.
     public var next: String? = nil

@@ -15,8 +15,6 @@ enum SettingKind: Sendable {
     case path(Apply<String>)
     /// "auto" or an absolute device node path.
     case device(Apply<DeviceChoice>)
-    /// "auto" or a label (a GPIO chip's label, which unlike its number is stable).
-    case label(Apply<DeviceChoice>)
     /// "auto" or WxH.
     case sizeOrAuto(Apply<FrameSize?>)
     case cpus(Apply<CPUSelection>)
@@ -48,8 +46,6 @@ enum SettingKind: Sendable {
             return "a path"
         case .device:
             return "auto or an absolute device path"
-        case .label:
-            return "auto or a label without spaces"
         case .sizeOrAuto:
             return "auto or WIDTHxHEIGHT, each 1..16384"
         case .cpus:
@@ -87,13 +83,6 @@ enum SettingKind: Sendable {
                 set(&draft, .auto)
             } else {
                 guard text.hasPrefix("/"), ValueSyntax.isSingleWord(text) else { return "not a device" }
-                set(&draft, .named(text))
-            }
-        case .label(let set):
-            if text == "auto" {
-                set(&draft, .auto)
-            } else {
-                guard ValueSyntax.isSingleWord(text) else { return text.isEmpty ? "empty" : "contains spaces" }
                 set(&draft, .named(text))
             }
         case .sizeOrAuto(let set):

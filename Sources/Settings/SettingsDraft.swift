@@ -30,6 +30,10 @@ struct SettingsDraft {
         if output.sink == .file && output.path == nil {
             problems.append(prefix + "[output] sink = file needs path = <file.y4m, or a directory for PNGs>")
         }
+        if output.sink == .file, let path = output.path, path.hasSuffix(".y4m"), output.size.width % 2 != 0 || output.size.height % 2 != 0 {
+            problems.append(prefix + "[output] width = \(output.size.width), height = \(output.size.height) and "
+                + "path = \(path): a .y4m video stores colour per 2x2 pixels, so width and height must be even")
+        }
 
         let buttons = settings.buttons
         let roles = [("next", buttons.next), ("previous", buttons.previous), ("shutter", buttons.shutter)]
@@ -86,10 +90,14 @@ struct SettingsDraft {
         settings.camera.colorIntrinsics = colorIntrinsics.complete
 
         // Chroma is shared by pixel pairs (and NV12 by row pairs too), so odd sizes cannot be captured.
-        if let format = camera.colorFormat.pixelFormat, !format.accepts(camera.size) {
+        // MJPEG is decoded into YUYV, and the synthetic scene renders YUYV whatever the format says.
+        let format = camera.source == .synthetic ? .yuyv : camera.colorFormat.pixelFormat ?? .yuyv
+        if !format.accepts(camera.size) {
             let rule = format == .nv12 ? "an even width and height" : "an even width"
+            let why = camera.source == .synthetic ? "the synthetic source renders yuyv, which"
+                : camera.colorFormat == .mjpeg ? "mjpeg is decoded into yuyv, which" : camera.colorFormat.name
             problems.append(prefix + "[camera] width = \(camera.size.width), height = \(camera.size.height) and "
-                + "color_format = \(camera.colorFormat.name): \(camera.colorFormat.name) needs \(rule)")
+                + "color_format = \(camera.colorFormat.name): \(why) needs \(rule)")
         }
     }
 

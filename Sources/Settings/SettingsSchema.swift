@@ -75,7 +75,6 @@ public enum SettingsSchema {
                    .integer(1...99, unit: "SCHED_FIFO priority") { $0.settings.pipeline.realtimePriority = $1 }),
 
         SettingKey("buttons", "board", .word { $0.settings.buttons.board = $1 }),
-        SettingKey("buttons", "chip", .label { $0.settings.buttons.chip = $1 }),
         SettingKey("buttons", "next", .word { $0.settings.buttons.next = $1 }),
         SettingKey("buttons", "previous", .word { $0.settings.buttons.previous = $1 }),
         SettingKey("buttons", "shutter", .word { $0.settings.buttons.shutter = $1 }),

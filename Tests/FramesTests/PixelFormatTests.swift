@@ -7,6 +7,9 @@ import Testing
         #expect(PixelFormat.yuyv.v4l2FourCC == 0x5659_5559)
         #expect(PixelFormat.z16.v4l2FourCC == 0x2036_315A)
         #expect(PixelFormat.xrgb8888.drmFourCC == 0x3432_5258)
+        // R, G, B in memory on both sides: V4L2 RGB3 and DRM_FORMAT_BGR888 ("BG24").
+        #expect(PixelFormat.rgb24.v4l2FourCC == 0x3342_4752)
+        #expect(PixelFormat.rgb24.drmFourCC == 0x3432_4742)
         #expect(PixelFormat.fromV4L2(0x3231_564E) == .nv12)
     }
 
