@@ -50,6 +50,12 @@ let package = Package(
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
         // Test-only helpers shared by the test targets that write files.
         .target(name: "TestSupport", dependencies: ["CKernel"], path: "Tests/TestSupport"),
+        // Fuzzing (mk/fuzz.mk): libFuzzer's driver referenced weakly, so ordinary builds replay inputs.
+        .target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"),
+        .executableTarget(name: "BackdropFuzz",
+                          dependencies: ["CFuzzDriver", "CKernel", "KernelIO", "Frames", "Settings", "Scenes",
+                                         "ImageCodec", "Backgrounds", "CTurboJPEG"],
+                          path: "Tests/Fuzz/BackdropFuzz"),
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(name: "KernelIOTests", dependencies: ["KernelIO", "CKernel", "TestSupport"]),
         .testTarget(name: "FramesTests", dependencies: ["Frames"]),
