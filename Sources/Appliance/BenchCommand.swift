@@ -14,7 +14,7 @@ enum BenchCommand {
     static let bytesPerPixel = 12
 
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--size", "--frames", "--backgrounds"], flags: ["--json"])
+        let options = try CommandOptions.parse(arguments, valued: ["--size", "--frames", "--backgrounds", "--depth"], flags: ["--json"])
         _ = try options.positionals(0, names: "")
         if let directory = options.value("--backgrounds") {
             let size = try options.size("--size") ?? FrameSize(width: 1920, height: 1080)
@@ -24,9 +24,11 @@ enum BenchCommand {
         let sizes = try options.size("--size").map { [$0] }
             ?? [FrameSize(width: 1280, height: 720), FrameSize(width: 1920, height: 1080)]
         let allWorkers = max(1, Int(bk_online_cpus()))
+        // --depth: the depth camera's size, e.g. 640x480 under a 1080p output (default: the output size).
+        let depthSize = try options.size("--depth")
         for size in sizes {
-            let single = try measure(size: size, frames: frames, workers: 1)
-            let all = try measure(size: size, frames: frames, workers: allWorkers)
+            let single = try measure(size: size, frames: frames, workers: 1, depthSize: depthSize)
+            let all = try measure(size: size, frames: frames, workers: allWorkers, depthSize: depthSize)
             if options.has("--json") {
                 StandardOutput.line(json(size: size, single: single, all: all, workers: allWorkers))
             } else {
@@ -50,16 +52,17 @@ enum BenchCommand {
         do throws(SystemError) { return try AlignedBuffer(byteCount: byteCount) } catch { throw .runtime(error.message) }
     }
 
-    static func measure(size: FrameSize, frames: Int, workers: Int) throws(CommandFailure) -> StageFigures {
-        let scene = SyntheticScene(seed: 7, colourSize: size, depthSize: size)
+    static func measure(size: FrameSize, frames: Int, workers: Int, depthSize: FrameSize? = nil) throws(CommandFailure) -> StageFigures {
+        let depthSize = depthSize ?? size
+        let scene = SyntheticScene(seed: 7, colourSize: size, depthSize: depthSize)
         let color = PixelBuffer(format: .yuyv, size: size)
-        let depth = PixelBuffer(format: .z16, size: size)
+        let depth = PixelBuffer(format: .z16, size: depthSize)
         let background = PixelBuffer(format: .xrgb8888, size: size)
         let output = PixelBuffer(format: .xrgb8888, size: size)
         scene.render(frame: 0, color: color.view, depth: depth.view, truth: nil)
         fillBackground(background.view)
         let assembly = PipelineAssembly(.init(), workersOverride: workers)
-        let processor = try assembly.makeProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: size,
+        let processor = try assembly.makeProcessor(colorFormat: .yuyv, colorSize: size, depthSize: depthSize, outputSize: size,
                                                    fit: .fill, matte: MatteParameters(), projection: nil)
         defer { processor.stop() }
         var matteTimes: [UInt64] = []

@@ -63,12 +63,13 @@ enum HelpText {
     """
 
     static let bench = """
-    usage: backdrop bench [--size WxH] [--frames N] [--json]
+    usage: backdrop bench [--size WxH] [--depth WxH] [--frames N] [--json]
            backdrop bench --backgrounds DIR [--size WxH]
 
     Measures each stage in ns per output pixel at 1280x720 and 1920x1080 (or only --size), with
     one worker and with all workers, and memcpy of the same bytes the frame path reads and writes,
     in the same run. --json prints one object per size.
+      --depth WxH  depth camera size (default: the output size), e.g. 640x480
       --frames N  frames per measurement (1...10000, default 60)
       --backgrounds DIR  instead: switch twice round DIR's backdrops at --size (default 1920x1080)
                   and report the time until each is shown and the decode of the next that follows

@@ -45,7 +45,8 @@ final class DepthSegments {
     /// Join tolerance in raw units, by raw depth >> 4.
     private let tolerance: UnsafeMutablePointer<UInt16>
     private var toleranceUnit: Float = 0
-    /// Per pixel: 1 where the floor is (set by the caller), else 0.
+    /// Per pixel, set by the caller: 1 on the floor, 2 on the floor's foot zone (just above
+    /// it: a shoe, or floor noise), 0 elsewhere.
     let floor: UnsafeMutablePointer<UInt8>
 
     init(width: Int, height: Int) {
@@ -267,6 +268,40 @@ final class DepthSegments {
             for x in 0..<width { out[x] = row[x] == 0 ? RunLabeller.hole : RunLabeller.background }
             for r in Int(rowFirst[y])..<Int(rowFirst[y + 1]) where keep[Int(parent[r])] != 0 {
                 for x in Int(start[r])..<Int(end[r]) { out[x] = RunLabeller.foreground }
+            }
+            if y > 0 { growFeet(row: y, depth: depth, stride: stride, into: classes) }
+        }
+    }
+
+    /// Feet: the floor's points were taken out before joining, and with them the soles of the
+    /// shoes standing on it. A foot-zone reading joins the person when it touches them from
+    /// above or from the side and its depth is one surface with theirs; floor points themselves
+    /// (mark 1) never do, so the floor in front of the feet stays out.
+    @inline(__always)
+    private func growFeet(row y: Int, depth: UnsafePointer<UInt16>, stride: Int, into classes: UnsafeMutablePointer<UInt8>) {
+        let marks = floor + y * width
+        let row = depth + y * stride
+        let above = depth + (y - 1) * stride
+        let out = classes + y * width
+        let outAbove = classes + (y - 1) * width
+        var any = false
+        for x in 0..<width where marks[x] == 2 && outAbove[x] == RunLabeller.foreground && joined(row[x], above[x]) {
+            out[x] = RunLabeller.foreground
+            any = true
+        }
+        guard any else { return }
+        if width > 1 {
+            for x in 1..<width where marks[x] == 2 && out[x] != RunLabeller.foreground
+                && out[x - 1] == RunLabeller.foreground && joined(row[x], row[x - 1]) {
+                out[x] = RunLabeller.foreground
+            }
+            var x = width - 2
+            while x >= 0 {
+                if marks[x] == 2 && out[x] != RunLabeller.foreground && out[x + 1] == RunLabeller.foreground
+                    && joined(row[x], row[x + 1]) {
+                    out[x] = RunLabeller.foreground
+                }
+                x -= 1
             }
         }
     }

@@ -294,7 +294,8 @@ public final class MatteEngine {
     // MARK: stage 3
 
     /// Marks the floor's readings for DepthSegments: within a few centimetres of the plane
-    /// (20 mm + z^2 / 400 m, growing with the sensor's step: 36 mm at 2.5 m), or below it.
+    /// (20 mm + z^2 / 400 m, growing with the sensor's step: 36 mm at 2.5 m), or below it; 2 for
+    /// those more than 12 mm + z / 400 above it (the foot zone), 1 for the rest.
     @inline(never)
     private func markFloor(depth: UnsafePointer<UInt16>, stride: Int, unit: Float) {
         let width = workSize.width
@@ -311,7 +312,10 @@ public final class MatteEngine {
                 let z = Float(row[x]) * unit
                 let distance = z * (plane.nx * gridRayX[x] + rowTerm) - plane.offset
                 let tolerance = 20 + z * z * (1 / 400_000)
-                out[x] = row[x] != 0 && distance >= -tolerance ? 1 : 0
+                // Readings a little above the floor may be a shoe: DepthSegments gives them to
+                // a person standing on them, and only then.
+                let foot = 12 + z * (1 / 400)
+                out[x] = row[x] == 0 || distance < -tolerance ? 0 : distance < -foot ? 2 : 1
             }
         }
     }
