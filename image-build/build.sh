@@ -156,21 +156,13 @@ make_image() {
   rm -f "$tree/boot/vmlinuz-$ver" "$tree/boot/initrd.img-$ver" "$tree/vmlinuz" "$tree/initrd.img" "$tree/vmlinuz.old" "$tree/initrd.img.old"
 
   sed -e "s/@ROOT@/$rootpu/" -e "s/@DATA@/$datapu/" -e "s/@BOOT@/$bootpu/" "$recipe/fstab" > "$tree/etc/fstab"
-  local unit=$tree/etc/systemd/system/backdrop-grow-data.service data_device data_fsck
-  data_device=$(systemd-escape --path --suffix=device "/dev/disk/by-partuuid/$datapu")
-  data_fsck="systemd-fsck@$(systemd-escape --path "/dev/disk/by-partuuid/$datapu").service"
-  DATA_DEVICE=$data_device DATA_FSCK=$data_fsck DATA_PARTUUID=$datapu python3 -c '
-import os, sys
-path = sys.argv[1]
-text = open(path).read()
-for key in ("DATA_DEVICE", "DATA_FSCK", "DATA_PARTUUID"):
-    text = text.replace("@" + key + "@", os.environ[key])
-open(path, "w").write(text)' "$unit"
+  sed -i "s/@DATA_PARTUUID@/$datapu/" "$tree/etc/systemd/system/backdrop-grow-data.service"
 
   # Units: enabled and masked with the host's systemctl on the tree (no emulation).
   systemctl --root="$tree" enable backdrop.service backdrop-grow-data.service >&2
   # The HDMI display belongs to the booth; no getty there (the serial getty comes from console=).
-  systemctl --root="$tree" mask getty@tty1.service systemd-firstboot.service e2scrub_all.timer e2scrub_reap.service >&2
+  # getty-static is Debian's fallback that starts gettys on tty2-6 when there is no D-Bus (as here).
+  systemctl --root="$tree" mask getty@tty1.service getty-static.service systemd-firstboot.service e2scrub_all.timer e2scrub_reap.service >&2
   if [ -n "$(find "$tree" -xdev -path "$tree/proc" -prune -o \( -name '*-old' -o -name '*.dpkg-*' \) -print -quit)" ]; then
     find "$tree" -xdev \( -name '*-old' -o -name '*.dpkg-new' -o -name '*.dpkg-old' \) -delete 2>/dev/null || true
   fi

@@ -112,8 +112,10 @@ for p in systemd libc6 udev; do
 done
 exists /etc/systemd/system/backdrop.service && ok "backdrop.service installed" || bad "no backdrop.service"
 exists /etc/systemd/system/multi-user.target.wants/backdrop.service && ok "backdrop.service enabled" || bad "backdrop.service not enabled"
-getty=$(dbg "stat /etc/systemd/system/getty@tty1.service" | grep -o 'Fast link dest: "[^"]*"' || true)
-[ "$getty" = 'Fast link dest: "/dev/null"' ] && ok "getty@tty1 masked (no login on HDMI)" || bad "getty@tty1 not masked ($getty)"
+for unit in getty@tty1.service getty-static.service; do
+  link=$(dbg "stat /etc/systemd/system/$unit" | grep -o 'Fast link dest: "[^"]*"' || true)
+  [ "$link" = 'Fast link dest: "/dev/null"' ] && ok "$unit masked (no login on HDMI)" || bad "$unit not masked ($link)"
+done
 dbg "dump /etc/fstab $tmp/fstab"
 grep -q "^PARTUUID=$root_puuid  */  " "$tmp/fstab" && ok "fstab mounts partition 2 ($root_puuid) at /" || bad "fstab's / is not $root_puuid"
 grep -q "^PARTUUID=$data_puuid  */var  " "$tmp/fstab" && ok "fstab mounts partition 3 ($data_puuid) at /var" || bad "fstab's /var is not $data_puuid"
