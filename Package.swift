@@ -74,6 +74,6 @@ let package = Package(
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "ImageCodec", "Frames", "KernelIO", "TestSupport", "CAllocCounter"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "KernelIO", "CKernel"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "CAllocCounter"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "Compose", "Booth", "Controls", "CAllocCounter"]),
     ]
 )

@@ -27,6 +27,11 @@ public final class FrameProcessor {
     /// Set before the first frame: a finished frame, or only the camera layer for a display that
     /// blends it over the backdrop plane, straight or premultiplied as the plane's blend mode says.
     private var outputMode = OutputMode.frame
+    /// The on-screen message: the I/O thread publishes into it, compute takes it once per frame
+    /// (the slot's contract: one reader, at the frame boundary, then every band reads the view).
+    public let messages = MessageSlot()
+    private let messageLayer: MessageLayer
+    private var message = MessageView(style: .caption, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
 
     // The frame being composed, set before the bands start and read by every band.
     private var camera: ImageView
@@ -42,6 +47,7 @@ public final class FrameProcessor {
         matte = MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: colorSize, projection: projection)
         compositor = Compositor(cameraFormat: colorFormat, cameraSize: colorSize, outputSize: outputSize, fit: fit)
         alpha = PixelBuffer(format: .alpha8, size: colorSize)
+        messageLayer = MessageLayer(outputSize: outputSize)
         bands = try BandWorkers(helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
         let placeholder = alpha.view
         camera = placeholder
@@ -72,8 +78,10 @@ public final class FrameProcessor {
         matte.process(depth: depth, unitMM: unitMM, into: alpha.view)
     }
 
-    /// Composes the current matte and `camera` over `background` into `output`, in bands.
+    /// Composes the current matte and `camera` over `background` into `output`, in bands, with
+    /// the message published last drawn over it.
     public func compose(camera: ImageView, background: ImageView, into output: ImageView) {
+        message = messages.take()
         self.camera = camera
         self.background = background
         self.output = output
@@ -84,14 +92,15 @@ public final class FrameProcessor {
         let rows = bands.rows(ofBand: band, total: outputSize.height)
         if showMatte {
             compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows)
-            return
+        } else {
+            switch outputMode {
+            case .frame:
+                compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows)
+            case .layer(let premultiplied):
+                compositor.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied)
+            }
         }
-        switch outputMode {
-        case .frame:
-            compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows)
-        case .layer(let premultiplied):
-            compositor.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied)
-        }
+        messageLayer.draw(message, into: output, rows: rows)
     }
 
     public func stop() { bands.stop() }

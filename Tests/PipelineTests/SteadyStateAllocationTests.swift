@@ -1,4 +1,7 @@
+import Booth
 import CAllocCounter
+import Compose
+import Controls
 import Scenes
 import Frames
 import Matte
@@ -38,6 +41,55 @@ import Testing
         #expect(runner.pairsHandedOff == 1060)
         #expect(runner.statistics.presented >= 1059)
         #expect(allocations == 0, "the frame path allocated \(allocations) times in 1000 frames")
+    }
+
+    /// The same, with a caption on screen and then a booth countdown ticking: publishing texts
+    /// from the I/O thread and drawing them in every frame allocate nothing either.
+    @Test func messagesAndACountdownMakeNoHeapAllocations() throws {
+        alloc_counter_track_this_thread(1)
+        defer { alloc_counter_track_this_thread(0) }
+        let size = FrameSize(width: 48, height: 36)
+        let output = FrameSize(width: 160, height: 120)
+        let feed = SyntheticSource(seed: 4, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
+        let sink = NullSink(outputSize: output)
+        let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: output,
+                                           fit: .fill, matte: MatteParameters(), projection: nil,
+                                           helperCPUMasks: [0], realtimePriority: 0)
+        let background = PixelBuffer(format: .xrgb8888, size: output)
+        let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
+                                        syncToleranceNanoseconds: 16_000_000,
+                                        generation: FrameGeneration(matte: MatteParameters(), backdrop: background.view))
+        try runner.start(computeCPUMask: 0, realtimePriority: 0)
+        var booth = BoothMachine(configuration: BoothConfiguration(countdownSeconds: 3))
+        var shown = 0
+        func perform(_ action: BoothAction) {
+            switch action {
+            case .showMessage(let message, _):
+                processor.messages.publish(message.text(backdropName: "STUDIO"), style: message.isLarge ? .countdown : .caption)
+                shown += 1
+            case .clearMessage: processor.messages.clear()
+            default: break
+            }
+        }
+        processor.messages.publish("PHOTO SAVED")
+        runner.run(frameLimit: 60)
+
+        let start: UInt64 = 1_000_000_000
+        alloc_counter_start()
+        runner.run(frameLimit: 300)
+        booth.handle(.button(.takePhoto), at: start) { perform($0) }
+        for second in 1...2 {
+            runner.run(frameLimit: 300 + 250 * second)
+            booth.handle(.timer, at: start + UInt64(second) * BoothConfiguration.secondNanoseconds) { perform($0) }
+        }
+        runner.run(frameLimit: 1060)
+        let allocations = alloc_counter_stop()
+        runner.stop()
+
+        #expect(booth.state == .countdown(remaining: 1))
+        #expect(shown == 3, "countdown 3, 2, 1 published")
+        #expect(runner.statistics.presented == 1060)
+        #expect(allocations == 0, "\(allocations) allocations with a message and a countdown over 1000 frames")
     }
 
     @Test func counterSeesAnAllocation() {
