@@ -18,9 +18,12 @@ extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define ALLOC_COUNTER_UNDER_ASAN 1
 #endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(ALLOC_COUNTER_UNDER_ASAN)
+#define ALLOC_COUNTER_UNDER_ASAN 1
 #endif
 
 static atomic_int counting;
@@ -33,7 +36,7 @@ static inline void note(void) {
 }
 
 // AddressSanitizer owns the malloc family itself (its allocator, its free): interposing here
-// would hand it glibc's pointers. Under it nothing is interposed and the allocation tests are
+// would hand it glibc's pointers. ThreadSanitizer intercepts malloc and pthread_create too. Under it nothing is interposed and the allocation tests are
 // skipped by mk/sanitize.mk; they run in every ordinary build.
 #ifndef ALLOC_COUNTER_UNDER_ASAN
 void *malloc(size_t size) { note(); return __libc_malloc(size); }
@@ -75,6 +78,12 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*
     return result;
 }
 
+#endif
+
+#ifndef ALLOC_COUNTER_UNDER_ASAN
+int alloc_counter_available(void) { return 1; }
+#else
+int alloc_counter_available(void) { return 0; }
 #endif
 
 void alloc_counter_track_this_thread(int on) { tracked = on; }
