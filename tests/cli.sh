@@ -56,6 +56,10 @@ print(('PNG' if head[:8] == bytes([137, 80, 78, 71, 13, 10, 26, 10]) else 'not P
 expect "make-backdrops writes four PNGs" 0 "wrote 4 backdrops" -- "$backdrop" make-backdrops "$work/made" --size 320x180
 expect "made backdrops form a clean backgrounds folder" 0 "ok" -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/made"
 expect "make-backdrops needs a folder" 2 "DIR" -- "$backdrop" make-backdrops
+expect "render-message places a caption in the bottom band" 0 "region 684 938 552 88 of 1920x1080" -- "$backdrop" render-message "PHOTO SAVED" --out "$work/message.png"
+expect "render-message draws countdown digits large" 0 "region 852 762 216 264 of 1920x1080" -- "$backdrop" render-message 3 --countdown --out "$work/digit.png"
+expect "render-message wrote a PNG of the output size" 0 "^1920 1080$" -- python3 -c 'import struct,sys; print(*struct.unpack(">II", open(sys.argv[1], "rb").read(24)[16:24]))' "$work/message.png"
+expect "render-message needs --out" 2 "--out" -- "$backdrop" render-message "HELLO"
 
 mkdir -p "$work/bg"
 cp "$good_png" "$work/bg/a-good.png"

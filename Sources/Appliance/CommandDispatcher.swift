@@ -23,6 +23,7 @@ enum CommandDispatcher {
         case "make-backdrops": help = HelpText.makeBackdrops; body = MakeBackdropsCommand.run
         case "eval": help = HelpText.eval; body = EvalCommand.run
         case "record": help = HelpText.record; body = RecordCommand.run
+        case "render-message": help = HelpText.renderMessage; body = RenderMessageCommand.run
         default:
             Log.error("unknown command \(command); see backdrop --help")
             return .invalidInput

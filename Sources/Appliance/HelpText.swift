@@ -15,6 +15,7 @@ enum HelpText {
       make-backdrops  write the project's own backdrops as PNG files
       eval          score the matte of a recording against truth masks
       record        write a recording (colour, depth, recording.ini) from the source or a test scene
+      render-message  draw an on-screen message alone as PNG, and say where it lies
 
     backdrop COMMAND --help shows a command's options.
     exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
@@ -32,6 +33,16 @@ enum HelpText {
       --out PATH     output video (.y4m) or a directory for PNG frames
       --size WxH     output size (default 1280x720)
       --config FILE  take [matte], [background] and [pipeline] from FILE
+    """
+
+    static let renderMessage = """
+    usage: backdrop render-message TEXT --out FILE.png [--size WxH] [--countdown]
+
+    Draws TEXT as the box's message layer draws it (escaped, cut and placed the same way) on black,
+    writes FILE.png and prints the rectangle it covers as "region X Y WIDTH HEIGHT", for comparing
+    that region of a captured frame.
+      --size WxH    output size (default 1920x1080)
+      --countdown   the large countdown digits instead of a caption
     """
 
     static let makeBackdrops = """

@@ -39,6 +39,13 @@ public struct MessageLayer {
         return (x0, y0, x1 - x0, y1 - y0)
     }
 
+    /// The region `text` would cover, escaped and cut as the slot does. Allocates; not for the frame path.
+    public func region(for text: String, style: MessageStyle = .caption) -> (x: Int, y: Int, width: Int, height: Int)? {
+        let slot = MessageSlot()
+        slot.publish(text, style: style)
+        return region(for: slot.take())
+    }
+
     /// Draws `message` into `rows` of `output` (XRGB8888 or ARGB8888 at `outputSize`).
     public func draw(_ message: MessageView, into output: ImageView, rows: Range<Int>) {
         precondition((output.format == .xrgb8888 || output.format == .argb8888) && output.size == outputSize,
