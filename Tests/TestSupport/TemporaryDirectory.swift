@@ -1,16 +1,18 @@
 import CKernel
 import Glibc
+import Synchronization
 
 /// A fresh directory under /tmp for the test targets that write files, named from a process-wide
 /// counter and the monotonic clock so parallel tests never share one; removed (with the files in
 /// it) on deinit.
 public final class TemporaryDirectory {
-    nonisolated(unsafe) private static var counter = 0
+    // Atomic: tests run in parallel on several threads (ThreadSanitizer reported the plain var).
+    private static let counter = Atomic<Int>(0)
     public let path: String
 
     public init(_ label: String) {
-        Self.counter += 1
-        path = "/tmp/backdrop-test-\(label)-\(getpid())-\(Self.counter)-\(bk_monotonic_ns())"
+        let number = Self.counter.add(1, ordering: .relaxed).newValue
+        path = "/tmp/backdrop-test-\(label)-\(getpid())-\(number)-\(bk_monotonic_ns())"
         precondition(bk_mkdir(path, 0o755) == 0, "cannot create \(path)")
     }
 
