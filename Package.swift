@@ -40,12 +40,13 @@ let package = Package(
         .target(name: "Booth", dependencies: ["Controls"]),
         .target(name: "Photos", dependencies: ["Frames", "Compose", "ImageCodec", "KernelIO", "CKernel"]),
         .target(name: "Sinks", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
+        .target(name: "Import", dependencies: ["Settings", "ImageCodec", "Backgrounds", "Frames", "KernelIO", "CKernel"]),
         .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO", "Scanout"]),
         .target(name: "Service", dependencies: ["KernelIO", "CKernel"]),
         .executableTarget(name: "Appliance",
                           dependencies: ["Frames", "Matte", "Compose", "ImageCodec", "Settings",
                                          "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO",
-                                         "Capture", "Scanout", "Controls", "Buttons", "Service", "Booth", "Photos"]),
+                                         "Capture", "Scanout", "Controls", "Buttons", "Import", "Service", "Booth", "Photos"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
         // Test-only helpers shared by the test targets that write files.
@@ -72,6 +73,7 @@ let package = Package(
         .testTarget(name: "ButtonsTests", dependencies: ["Buttons", "Controls"]),
         .testTarget(name: "BoothTests", dependencies: ["Booth", "Controls"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "ImageCodec", "Frames", "KernelIO", "TestSupport", "CAllocCounter"]),
+        .testTarget(name: "ImportTests", dependencies: ["Import", "Settings", "ImageCodec", "Frames", "KernelIO", "TestSupport"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "KernelIO", "CKernel"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "Compose", "Booth", "Controls", "CAllocCounter"]),

@@ -24,6 +24,8 @@ enum CommandDispatcher {
         case "eval": help = HelpText.eval; body = EvalCommand.run
         case "record": help = HelpText.record; body = RecordCommand.run
         case "render-message": help = HelpText.renderMessage; body = RenderMessageCommand.run
+        case "import": help = HelpText.importStick; body = ImportCommand.run
+        case "rollback": help = HelpText.rollback; body = RollbackCommand.run
         default:
             Log.error("unknown command \(command); see backdrop --help")
             return .invalidInput

@@ -16,6 +16,8 @@ enum HelpText {
       eval          score the matte of a recording against truth masks
       record        write a recording (colour, depth, recording.ini) from the source or a test scene
       render-message  draw an on-screen message alone as PNG, and say where it lies
+      import        take a USB stick's config and backdrops into a new generation
+      rollback      make the previous generation current again
 
     backdrop COMMAND --help shows a command's options.
     exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
@@ -118,5 +120,28 @@ enum HelpText {
     colour camera goes to OUT/camera.conf).
       --frames N  frames to write (1...100000, default 30)
       --size WxH  colour size of a --scene (default 320x240) or the synthetic source
+    """
+
+    static let importStick = """
+    usage: backdrop import STICK_ROOT [--data DIR] [--config FILE]
+
+    Takes STICK_ROOT/backdrop/backdrop.conf and STICK_ROOT/backdrop/backgrounds/ (PNG, JPEG) into a
+    new generation of DIR (default /var/lib/backdrop) and makes it DIR/current; the one before
+    stays as DIR/previous. Each valid part is taken, each invalid one named with its reason while
+    what it would replace stays. Symlinks, fifos and device nodes on the stick are never opened;
+    a config that sets a path is refused. One line per item taken or skipped.
+      --data DIR     the data folder (created when missing; its parent must exist)
+      --config FILE  the box's own config, the first generation's when the stick brings none
+                     (default /etc/backdrop/backdrop.conf)
+    exit: 0 new generation current (or the stick matches it), 2 nothing usable, 1 runtime failure
+    such as a full disk; on 2 and 1 the current generation is unchanged.
+    """
+
+    static let rollback = """
+    usage: backdrop rollback [--data DIR]
+
+    Makes DIR/previous current again (DIR default /var/lib/backdrop); the generation that was
+    current becomes previous, so a second rollback undoes the first. Exit 2 when there is no
+    previous generation.
     """
 }

@@ -58,6 +58,9 @@ int bk_rename_at(int from_dirfd, const char *from, int to_dirfd, const char *to)
 int bk_unlink_at(int dirfd, const char *name, int directory) {
     return unlinkat(dirfd, name, directory ? AT_REMOVEDIR : 0);
 }
+int bk_link_at(int from_dirfd, const char *from, int to_dirfd, const char *to) {
+    return linkat(from_dirfd, from, to_dirfd, to, 0);
+}
 int bk_symlink_at(const char *target, int dirfd, const char *name) { return symlinkat(target, dirfd, name); }
 ssize_t bk_read_link_at(int dirfd, const char *name, char *buffer, size_t capacity) {
     if (capacity == 0) { errno = EINVAL; return -1; }

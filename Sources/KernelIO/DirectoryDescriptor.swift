@@ -92,6 +92,13 @@ public struct DirectoryDescriptor: ~Copyable {
         }
     }
 
+    /// A hard link named `name` here to the file `source` in `folder` (same filesystem): the file
+    /// gets a second name without copying a byte. Durable once this folder is fsynced.
+    public func link(_ name: String, to source: String, in folder: borrowing DirectoryDescriptor) throws(SystemError) {
+        let result = folder.withRawValue { from in bk_link_at(from, source, raw, name) }
+        guard result == 0 else { throw SystemError("link \(child(name)) to \(folder.path)/\(source)") }
+    }
+
     public func makeSymlink(_ name: String, pointingTo target: String) throws(SystemError) {
         guard bk_symlink_at(target, raw, name) == 0 else { throw SystemError("symlink \(child(name))") }
     }

@@ -37,6 +37,8 @@ int bk_mkdir_at(int dirfd, const char *name, unsigned mode);
 int bk_rename_at(int from_dirfd, const char *from, int to_dirfd, const char *to);
 /// Removes a file or symlink (directory = 0) or an empty folder (directory = 1).
 int bk_unlink_at(int dirfd, const char *name, int directory);
+/// A hard link: `to` in to_dirfd names the same file as `from` (never following a symlink).
+int bk_link_at(int from_dirfd, const char *from, int to_dirfd, const char *to);
 int bk_symlink_at(const char *target, int dirfd, const char *name);
 /// Reads a symlink's target into buffer (NUL-terminated); returns its length or -1.
 ssize_t bk_read_link_at(int dirfd, const char *name, char *buffer, size_t capacity);
@@ -47,7 +49,7 @@ ssize_t bk_read_link_at(int dirfd, const char *name, char *buffer, size_t capaci
 /// knows the listing was cut short.
 int bk_list_directory_fd(int dirfd, char *names, size_t capacity, size_t *used);
 
-enum { BK_ELOOP = 40, BK_ENOTDIR = 20, BK_EISDIR = 21, BK_EXDEV = 18, BK_ENOTEMPTY = 39 };
+enum { BK_ELOOP = 40, BK_ENOTDIR = 20, BK_EISDIR = 21, BK_EXDEV = 18, BK_ENOTEMPTY = 39, BK_ENXIO = 6 };
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,25 @@
+import Import
+import KernelIO
+
+/// `backdrop import STICK_ROOT [--data DIR] [--config FILE]`: the stick's config and backdrops
+/// into a new generation of the data folder (the contract is at `StickImport`). One line per
+/// item on stdout; the exit status is the outcome's.
+enum ImportCommand {
+    static func run(_ arguments: [String]) throws(CommandFailure) {
+        let options = try CommandOptions.parse(arguments, valued: ["--data", "--config"], flags: [])
+        let stick = try options.positionals(1, names: "STICK_ROOT (the root of the mounted stick)")[0]
+        var request = StickImport.Options(stick: stick)
+        if let data = options.value("--data") { request.data = data }
+        if let config = options.value("--config") { request.baseConfig = config }
+        let report = StickImport.run(request)
+        for line in report.lines { StandardOutput.line(line.rendered) }
+        switch report.outcome {
+        case .newGeneration, .unchanged:
+            return
+        case .nothingUsable:
+            throw .invalidInput("nothing usable on the stick at \(stick); the box keeps what it has")
+        case .failed(let reason):
+            throw .runtime(reason + "; the current generation is unchanged")
+        }
+    }
+}

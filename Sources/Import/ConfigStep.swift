@@ -1,0 +1,83 @@
+import KernelIO
+import Settings
+
+/// The config of the new generation: the stick's `backdrop.conf` when it is valid, else the
+/// current one (linked), else, on the very first import, the box's own config or an empty file.
+enum ConfigStep {
+    struct Result {
+        let tookFromStick: Bool
+        /// The new generation's config differs from the current one's.
+        let changed: Bool
+    }
+
+    /// An empty config is a valid one: every key at its documented default.
+    static let emptyConfig = Array("# No config has come from a stick yet: every key has its default (see config/backdrop.conf).\n".utf8)
+
+    static func run(stick: borrowing DirectoryDescriptor, current: CurrentContent,
+                    staged: borrowing StagedGeneration, options: StickImport.Options,
+                    into report: inout ImportReport) throws(ImportAbort) -> Result {
+        let limits = options.limits
+        let label = StickImport.stickFolder + "/" + StickImport.stickConfig
+        var fromStick: [UInt8]? = nil
+        switch try stickKind(StickImport.stickConfig, in: stick) {
+        case nil:
+            report.note("no \(label) on the stick: " + (current.exists ? "kept the current config" : "the box's own config is used"))
+        case .some(let kind) where kind != .regular:
+            report.skipped("\(label): \(kind.description), not a file; kept the current config")
+        case .some:
+            do throws(StickFile.Refusal) {
+                let bytes = try StickFile.read(StickImport.stickConfig, in: stick, limit: limits.configBytes)
+                switch StickConfig.judge(bytes, fileName: label) {
+                case .accepted(let bytes, let warnings):
+                    for warning in warnings { report.note("warning: " + warning) }
+                    report.taken("\(label): new config")
+                    fromStick = bytes
+                case .refused(let problems):
+                    for problem in problems { report.skipped("config refused: " + problem) }
+                    report.note("config refused: kept the current one")
+                }
+            } catch {
+                try StickFailure.skipOrAbort(error, label: label, limits: limits, into: &report)
+                report.note("kept the current config")
+            }
+        }
+
+        let currentBytes = current.config
+        do throws(SystemError) {
+            if let fromStick {
+                if let currentBytes, currentBytes == fromStick, let generation = current.path {
+                    try staged.linkConfig(fromGeneration: generation)
+                    return Result(tookFromStick: true, changed: false)
+                }
+                try staged.writeConfig(fromStick)
+                return Result(tookFromStick: true, changed: true)
+            }
+            if let generation = current.path {
+                try staged.linkConfig(fromGeneration: generation)
+                return Result(tookFromStick: false, changed: false)
+            }
+            try staged.writeConfig(baseConfig(options.baseConfig, limit: limits.configBytes, into: &report))
+            return Result(tookFromStick: false, changed: true)
+        } catch {
+            throw ImportAbort(error, doing: "cannot write the new generation's config")
+        }
+    }
+
+    /// The box's own config for a first generation, if it is there and valid.
+    private static func baseConfig(_ path: String?, limit: Int, into report: inout ImportReport) -> [UInt8] {
+        guard let path else { return emptyConfig }
+        let bytes: [UInt8]
+        do throws(SystemError) { bytes = try WholeFile.bytes(path, limit: limit) } catch { return emptyConfig }
+        guard Settings.parse(String(decoding: bytes, as: UTF8.self), fileName: path).settings != nil else {
+            report.note("\(path) is not valid; the first generation starts from the defaults")
+            return emptyConfig
+        }
+        return bytes
+    }
+
+    static func stickKind(_ name: String, in folder: borrowing DirectoryDescriptor) throws(ImportAbort) -> FileStatus.Kind? {
+        do throws(SystemError) { return try StickFile.kind(of: name, in: folder) } catch {
+            throw ImportAbort(error, doing: "cannot read the stick")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// How an import ended, which is also the command's exit status (see the contract in
+/// `StickImport`).
+public enum ImportOutcome: Equatable, Sendable {
+    /// A new generation is current (exit 0).
+    case newGeneration(String)
+    /// The stick holds exactly what the current generation holds: nothing was written (exit 0).
+    case unchanged(String)
+    /// Nothing on the stick could be used; current unchanged (exit 2).
+    case nothingUsable
+    /// A runtime failure (full disk, I/O error, the stick went away); current unchanged (exit 1).
+    case failed(String)
+
+    public var exitStatus: Int32 {
+        switch self {
+        case .newGeneration, .unchanged: return 0
+        case .nothingUsable: return 2
+        case .failed: return 1
+        }
+    }
+}
+
+/// Everything one import said and how it ended.
+public struct ImportReport: Sendable {
+    public var lines: [ImportLine] = []
+    public var outcome: ImportOutcome = .nothingUsable
+
+    public init() {}
+
+    mutating func taken(_ text: String) { lines.append(ImportLine(.taken, text)) }
+    mutating func skipped(_ text: String) { lines.append(ImportLine(.skipped, text)) }
+    mutating func note(_ text: String) { lines.append(ImportLine(.note, text)) }
+}

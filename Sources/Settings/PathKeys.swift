@@ -1,0 +1,18 @@
+extension Settings {
+    /// One message per assignment in `text` to a key that names a file or folder (`[background]
+    /// directory`, `[photos] directory`, every `.path` key of the schema), in line order, worded
+    /// like the parser's own ("FILE:LINE: [section] key = value: ..."). A config that comes from
+    /// outside the box (a USB stick) must not point the box at other folders, so the import refuses
+    /// such a file; the box's own config may set them.
+    public static func pathAssignments(in text: String, fileName: String) -> [String] {
+        var messages: [String] = []
+        for assignment in IniDocument(text: text).assignments {
+            guard let key = SettingsSchema.key(section: assignment.section, name: assignment.name),
+                  case .path = key.kind else { continue }
+            messages.append("\(fileName):\(assignment.line): [\(assignment.section)] \(assignment.name) = "
+                + "\(assignment.value): a config from a stick cannot set paths (the box keeps its own folders); "
+                + "remove this line")
+        }
+        return messages
+    }
+}
