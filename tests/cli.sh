@@ -206,5 +206,20 @@ else
     echo "SKIP 64-megapixel backdrop under a memory limit: sanitizer build"
 fi
 
+# The USB stick import (contract in the README): good stick, same stick again, nothing usable,
+# a refused config beside good backdrops, rollback.
+mkdir -p "$work/stick/backdrop/backgrounds" "$work/empty-stick"
+cp "$good_png" "$work/stick/backdrop/backgrounds/a.png"
+printf '[matte]\nfar_mm = 2500\n' > "$work/stick/backdrop/backdrop.conf"
+expect "import takes a good stick" 0 "generation 000001 is current" -- "$backdrop" import "$work/stick" --data "$work/data" --config "$work/nothere.conf"
+expect "imported generation passes check-config" 0 "ok; 1 backdrop in" -- "$backdrop" check-config "$work/data/current/backdrop.conf" --backgrounds "$work/data/current/backgrounds"
+expect "the same stick again changes nothing" 0 "nothing changed" -- "$backdrop" import "$work/stick" --data "$work/data"
+expect "a stick with nothing usable" 2 "no backdrop/ folder" -- "$backdrop" import "$work/empty-stick" --data "$work/data"
+printf '[matte]\nfar_mm = 90000\n' > "$work/stick/backdrop/backdrop.conf"
+cp "$(ls "$work"/frames/*.png | tail -1)" "$work/stick/backdrop/backgrounds/b.png"
+expect "a refused config keeps the current one" 0 "far_mm = 90000: out of range, allowed 100..10000" -- "$backdrop" import "$work/stick" --data "$work/data"
+expect "rollback goes back" 0 "generation 000001 is current again" -- "$backdrop" rollback --data "$work/data"
+expect "rollback on an empty data folder" 2 "no previous generation" -- "$backdrop" rollback --data "$work/fresh-data"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -26,6 +26,7 @@ enum CommandDispatcher {
         case "render-message": help = HelpText.renderMessage; body = RenderMessageCommand.run
         case "import": help = HelpText.importStick; body = ImportCommand.run
         case "rollback": help = HelpText.rollback; body = RollbackCommand.run
+        case "export-photos": help = HelpText.exportPhotos; body = ExportPhotosCommand.run
         default:
             Log.error("unknown command \(command); see backdrop --help")
             return .invalidInput

@@ -18,6 +18,7 @@ enum HelpText {
       render-message  draw an on-screen message alone as PNG, and say where it lies
       import        take a USB stick's config and backdrops into a new generation
       rollback      make the previous generation current again
+      export-photos copy the photos taken since the last export onto a stick
 
     backdrop COMMAND --help shows a command's options.
     exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
@@ -143,5 +144,15 @@ enum HelpText {
     Makes DIR/previous current again (DIR default /var/lib/backdrop); the generation that was
     current becomes previous, so a second rollback undoes the first. Exit 2 when there is no
     previous generation.
+    """
+
+    static let exportPhotos = """
+    usage: backdrop export-photos STICK_ROOT [--data DIR] [--photos DIR]
+
+    Copies the photos taken since the last export into STICK_ROOT/backdrop/photos/ (which must
+    exist: that is how a stick asks for them). Names already on the stick are not overwritten.
+      --data DIR    the data folder, which records what was exported (default /var/lib/backdrop)
+      --photos DIR  where the box keeps its photos (default DIR/photos)
+    exit: 0 copied (also none), 2 no backdrop/photos/ on the stick, 1 a write failed.
     """
 }

@@ -14,7 +14,7 @@ enum ImportCommand {
         let report = StickImport.run(request)
         for line in report.lines { StandardOutput.line(line.rendered) }
         switch report.outcome {
-        case .newGeneration, .unchanged:
+        case .newGeneration, .unchanged, .photosCopied:
             return
         case .nothingUsable:
             throw .invalidInput("nothing usable on the stick at \(stick); the box keeps what it has")

@@ -5,6 +5,8 @@ public enum ImportOutcome: Equatable, Sendable {
     case newGeneration(String)
     /// The stick holds exactly what the current generation holds: nothing was written (exit 0).
     case unchanged(String)
+    /// The photo export finished: this many photos are on the stick now (exit 0).
+    case photosCopied(Int)
     /// Nothing on the stick could be used; current unchanged (exit 2).
     case nothingUsable
     /// A runtime failure (full disk, I/O error, the stick went away); current unchanged (exit 1).
@@ -12,7 +14,7 @@ public enum ImportOutcome: Equatable, Sendable {
 
     public var exitStatus: Int32 {
         switch self {
-        case .newGeneration, .unchanged: return 0
+        case .newGeneration, .unchanged, .photosCopied: return 0
         case .nothingUsable: return 2
         case .failed: return 1
         }

@@ -344,3 +344,18 @@ import Testing
         return StickFixture.png(pixels: pixels, width: width, height: height)
     }
 }
+
+/// The service's view of the data folder.
+@Suite struct CurrentGenerationTests {
+    @Test func resolvesTheCurrentGenerationAndPointsTheBackdropsAtIt() throws {
+        let fixture = StickFixture(config: "[matte]\nfar_mm = 2500\n", backdrops: ["a.png": StickFixture.png()])
+        #expect(try CurrentGeneration.resolve(data: fixture.box.path) == nil)
+        #expect(fixture.run().outcome == .newGeneration("000001"))
+        let current = try #require(try CurrentGeneration.resolve(data: fixture.data))
+        #expect(current.name == "000001")
+        #expect(current.backgroundsPath == fixture.data + "/generations/000001/backgrounds")
+        let settings = try #require(try current.settings().settings)
+        #expect(settings.matte.farMM == 2500)
+        #expect(settings.background.directory == current.backgroundsPath)
+    }
+}
