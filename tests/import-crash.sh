@@ -34,13 +34,15 @@ for i in $(seq 20 29); do cp "${frames[$i]}" "$work/B/backdrop/backgrounds/b-$i.
 printf '[matte]\nfar_mm = 2500\n' > "$work/A/backdrop/backdrop.conf"
 printf '[matte]\nfar_mm = 3000\n' > "$work/B/backdrop/backdrop.conf"
 
-manifest() { (cd "$1" && sha256sum backdrop.conf backgrounds/* 2>/dev/null | sort); }
-(cd "$work/B/backdrop" && sha256sum backdrop.conf backgrounds/* | sort) > "$work/B.manifest"
+# A generation's content: its backdrops' hashes and its config's far_mm line (the stored config
+# is the stick's text plus the box's own backdrop-folder lines).
+manifest() { (cd "$1" && sha256sum backgrounds/* 2>/dev/null | sort; grep '^far_mm' backdrop.conf); }
+manifest "$work/B/backdrop" > "$work/B.manifest"
 
 "$backdrop" import "$work/A" --data "$work/base" --config /nonexistent >/dev/null || { echo "import-crash: first import failed"; exit 1; }
 printf '[matte]\nfar_mm = 2600\n' > "$work/A/backdrop/backdrop.conf"
 "$backdrop" import "$work/A" --data "$work/base" >/dev/null || { echo "import-crash: second import failed"; exit 1; }
-(cd "$work/A/backdrop" && sha256sum backdrop.conf backgrounds/* | sort) > "$work/A.manifest"
+manifest "$work/A/backdrop" > "$work/A.manifest"
 
 # How often the import from A to B makes each call.
 cp -a "$work/base" "$work/count"

@@ -13,6 +13,23 @@ enum ConfigStep {
     /// An empty config is a valid one: every key at its documented default.
     static let emptyConfig = Array("# No config has come from a stick yet: every key has its default (see config/backdrop.conf).\n".utf8)
 
+    /// What the box adds to a config it stores: the one path it needs, pointing at the backdrops of
+    /// whichever generation is current, so `backdrop run --config DIR/current/backdrop.conf` shows
+    /// the generation's own backdrops. A stick cannot set paths, so this never meets the stick's own
+    /// `[background] directory`; the text is the same for every generation, so the same stick
+    /// still compares equal.
+    static func boxLines(data: String) -> [UInt8] {
+        Array(("\n# Added by the box (a stick cannot set paths): the backdrops of the current generation.\n"
+            + "[background]\ndirectory = \(data)/current/\(GenerationLayout.backgrounds)\n").utf8)
+    }
+
+    /// `bytes` with the box's lines after them (a final newline first if the file lacks one).
+    static func withBoxLines(_ bytes: [UInt8], data: String) -> [UInt8] {
+        var stored = bytes
+        if let last = stored.last, last != UInt8(ascii: "\n") { stored.append(UInt8(ascii: "\n")) }
+        return stored + boxLines(data: data)
+    }
+
     static func run(stick: borrowing DirectoryDescriptor, current: CurrentContent,
                     staged: borrowing StagedGeneration, options: StickImport.Options,
                     into report: inout ImportReport) throws(ImportAbort) -> Result {
@@ -31,7 +48,7 @@ enum ConfigStep {
                 case .accepted(let bytes, let warnings):
                     for warning in warnings { report.note("warning: " + warning) }
                     report.taken("\(label): new config")
-                    fromStick = bytes
+                    fromStick = withBoxLines(bytes, data: options.data)
                 case .refused(let problems):
                     for problem in problems { report.skipped("config refused: " + problem) }
                     report.note("config refused: kept the current one")
@@ -56,23 +73,26 @@ enum ConfigStep {
                 try staged.linkConfig(fromGeneration: generation)
                 return Result(tookFromStick: false, changed: false)
             }
-            try staged.writeConfig(baseConfig(options.baseConfig, limit: limits.configBytes, into: &report))
+            try staged.writeConfig(baseConfig(options.baseConfig, data: options.data, limit: limits.configBytes, into: &report))
             return Result(tookFromStick: false, changed: true)
         } catch {
             throw ImportAbort(error, doing: "cannot write the new generation's config")
         }
     }
 
-    /// The box's own config for a first generation, if it is there and valid.
-    private static func baseConfig(_ path: String?, limit: Int, into report: inout ImportReport) -> [UInt8] {
-        guard let path else { return emptyConfig }
+    /// The box's own config for a first generation, if it is there and valid; the box's lines are
+    /// added unless it names its own backdrop folder.
+    private static func baseConfig(_ path: String?, data: String, limit: Int, into report: inout ImportReport) -> [UInt8] {
+        guard let path else { return withBoxLines(emptyConfig, data: data) }
         let bytes: [UInt8]
-        do throws(SystemError) { bytes = try WholeFile.bytes(path, limit: limit) } catch { return emptyConfig }
-        guard Settings.parse(String(decoding: bytes, as: UTF8.self), fileName: path).settings != nil else {
+        do throws(SystemError) { bytes = try WholeFile.bytes(path, limit: limit) } catch { return withBoxLines(emptyConfig, data: data) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard Settings.parse(text, fileName: path).settings != nil else {
             report.note("\(path) is not valid; the first generation starts from the defaults")
-            return emptyConfig
+            return withBoxLines(emptyConfig, data: data)
         }
-        return bytes
+        let namesBackdrops = Settings.pathAssignments(in: text, fileName: path).contains { $0.contains("[background] directory =") }
+        return namesBackdrops ? bytes : withBoxLines(bytes, data: data)
     }
 
     static func stickKind(_ name: String, in folder: borrowing DirectoryDescriptor) throws(ImportAbort) -> FileStatus.Kind? {

@@ -57,6 +57,12 @@ final class StickFixture {
         do throws(SystemError) { return try WholeFile.text((data ?? self.data) + "/current/backdrop.conf") } catch { return nil }
     }
 
+    /// The current config is the stick's `text` with the box's backdrop-folder lines after it.
+    func stored(_ text: String, data: String? = nil) -> Bool {
+        guard let config = currentConfig(data: data) else { return false }
+        return config.hasPrefix(text) && config.hasSuffix("directory = \(data ?? self.data)/current/backgrounds\n")
+    }
+
     func generations(data: String? = nil) -> [String] {
         do throws(SystemError) {
             return try DirectoryDescriptor.open((data ?? self.data) + "/generations").entries().names.sorted()

@@ -2,6 +2,7 @@ import CKernel
 import Glibc
 import Import
 import KernelIO
+import Settings
 import TestSupport
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
         #expect(report.outcome.exitStatus == 0)
         #expect(fixture.current() == "generations/000001")
         #expect(fixture.currentBackdrops() == ["a.png", "b.jpg"])
-        #expect(fixture.currentConfig() == Self.goodConfig)
+        #expect(fixture.stored(Self.goodConfig))
         #expect(report.takenTexts.count == 3)
         #expect(report.says("backdrop/backgrounds/a.png: 32x24"))
         #expect(report.skippedTexts.isEmpty)
@@ -35,7 +36,7 @@ import Testing
             "config refused: backdrop/backdrop.conf:3: [matte] far_mm = 90000: out of range, allowed 100..10000 (millimetres)"),
             "\(report.transcript)")
         #expect(report.says("kept the current one"))
-        #expect(fixture.currentConfig() == Self.goodConfig)
+        #expect(fixture.stored(Self.goodConfig))
         #expect(fixture.currentBackdrops() == ["a.png", "b.png"])
         #expect(fixture.previous() == "generations/000001")
     }
@@ -57,7 +58,9 @@ import Testing
                 "\(report.transcript)")
         #expect(report.skippedTexts.contains { $0.contains("backdrop.conf:4: [background] directory = /root") })
         // First generation, stick config refused: the defaults (no path anywhere).
-        #expect(fixture.currentConfig()?.contains("directory") == false)
+        let stored = fixture.currentConfig() ?? ""
+        #expect(!stored.contains("/etc") && !stored.contains("/root"))
+        #expect(stored.contains("directory = \(fixture.data)/current/backgrounds"))
     }
 
     @Test func symlinksOutOfTheStickAreNeverFollowed() {
@@ -327,7 +330,7 @@ import Testing
         #expect(report.outcome.exitStatus == 1)
         #expect(fixture.current(data: data) == "generations/000001")
         #expect(fixture.currentBackdrops(data: data) == ["a.png"])
-        #expect(fixture.currentConfig(data: data) == Self.goodConfig)
+        #expect(fixture.stored(Self.goodConfig, data: data))
         // The half-built generation is gone, so the space is free again.
         #expect(fixture.generations(data: data) == ["000001"])
     }
@@ -347,6 +350,17 @@ import Testing
 
 /// The service's view of the data folder.
 @Suite struct CurrentGenerationTests {
+    @Test func theStoredConfigNamesTheCurrentGenerationsBackdropsAndStaysValid() throws {
+        let fixture = StickFixture(config: "[matte]\nfar_mm = 2500", backdrops: ["a.png": StickFixture.png()])
+        #expect(fixture.run().outcome == .newGeneration("000001"))
+        let text = try #require(fixture.currentConfig())
+        let settings = try #require(Settings.parse(text, fileName: "stored").settings)
+        #expect(settings.matte.farMM == 2500)
+        #expect(settings.background.directory == fixture.data + "/current/backgrounds")
+        // The same stick again still compares equal with the box's lines added.
+        #expect(fixture.run().outcome == .unchanged("000001"))
+    }
+
     @Test func resolvesTheCurrentGenerationAndPointsTheBackdropsAtIt() throws {
         let fixture = StickFixture(config: "[matte]\nfar_mm = 2500\n", backdrops: ["a.png": StickFixture.png()])
         #expect(try CurrentGeneration.resolve(data: fixture.box.path) == nil)
