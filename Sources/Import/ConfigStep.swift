@@ -91,7 +91,7 @@ enum ConfigStep {
             report.note("\(path) is not valid; the first generation starts from the defaults")
             return withBoxLines(emptyConfig, data: data)
         }
-        let namesBackdrops = Settings.pathAssignments(in: text, fileName: path).contains { $0.contains("[background] directory =") }
+        let namesBackdrops = Settings.assigns(section: "background", name: "directory", in: text)
         return namesBackdrops ? bytes : withBoxLines(bytes, data: data)
     }
 

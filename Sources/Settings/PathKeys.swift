@@ -15,4 +15,9 @@ extension Settings {
         }
         return messages
     }
+
+    /// True when `text` assigns `[section] name` (whatever the value).
+    public static func assigns(section: String, name: String, in text: String) -> Bool {
+        IniDocument(text: text).assignments.contains { $0.section == section && $0.name == name }
+    }
 }
