@@ -10,6 +10,8 @@ packages=(pkg-config libinih-dev libspng-dev libturbojpeg0-dev libv4l-dev libgpi
 # server install has them; a minimal root does not.
 packages+=(binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0 libncurses6
            tzdata zlib1g-dev python3)
+# tests/runtime/io-blocking.sh traces the I/O thread's system calls.
+packages+=(strace)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
