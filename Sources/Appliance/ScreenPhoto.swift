@@ -20,6 +20,7 @@ struct ScreenPhoto {
     private var armed = false
     private var armedPresented = 0
     private var fence: Int32 = -1
+    private var carried = false
 
     init(loop: EventLoop) {
         token = loop.newToken()
@@ -30,6 +31,7 @@ struct ScreenPhoto {
         if armed { return }
         if runner.withSink({ $0.armWriteback() }) {
             armed = true
+            carried = false
             armedPresented = runner.presented
             runner.loop.setDeadline(deadline, at: MonotonicClock.nowNanoseconds() + Self.carryNanoseconds)
             return
@@ -65,12 +67,16 @@ struct ScreenPhoto {
             return
         }
         guard loop.takeExpired(deadline, now: MonotonicClock.nowNanoseconds()) else { return }
-        if fence < 0 && runner.presented == armedPresented, let shown = runner.shownSlot {
-            let previous = runner.withSink { $0.outputView(slot: shown) }
-            if runner.showStill({ NoticeScreen.copy(previous, into: $0) }) {
-                loop.setDeadline(deadline, at: MonotonicClock.nowNanoseconds() + Self.fenceNanoseconds)
-                return
+        if fence < 0 && !carried {
+            // No commit has carried the capture yet: a stalled camera gets the last frame shown
+            // again; frames still on their way (a slow board) get the time a fence would.
+            carried = true
+            if runner.presented == armedPresented, let shown = runner.shownSlot {
+                let previous = runner.withSink { $0.outputView(slot: shown) }
+                _ = runner.showStill({ NoticeScreen.copy(previous, into: $0) })
             }
+            loop.setDeadline(deadline, at: MonotonicClock.nowNanoseconds() + Self.fenceNanoseconds)
+            return
         }
         if fence >= 0 { loop.unwatch(fence) }
         fence = -1

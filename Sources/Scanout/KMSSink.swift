@@ -217,6 +217,8 @@ public final class KMSSink: FrameSink {
     @discardableResult
     public func armWriteback() -> Bool {
         guard writebackBuffer != nil else { return false }
+        // A capture nobody took (a photo given up on) must not pass for this one.
+        if pendingFence >= 0 { _ = bk_close(pendingFence); pendingFence = -1 }
         writebackArmed = true
         return true
     }
