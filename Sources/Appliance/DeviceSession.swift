@@ -117,6 +117,8 @@ final class DeviceSession {
         switch intent {
         case .nextBackdrop, .previousBackdrop:
             if intent == .nextBackdrop { backdrops.next() } else { backdrops.previous() }
+            // A file changed or removed since the load shows as the gradient; say which, once.
+            for problem in backdrops.takeProblems() { Log.warning(problem) }
             let backdrop = backdrops.current
             runner.publish { $0.backdrop = backdrop }
             // On screen already: a torn frame at the switch is accepted.

@@ -28,9 +28,9 @@ enum EvalCommand {
             projection: DepthRegistration.projection(camera: camera, depthSize: recording.depthSize,
                                                      colorSize: recording.colorSize))
         defer { processor.stop() }
-        let color = PixelBuffer(format: .rgb24, size: recording.colorSize)
-        let depth = PixelBuffer(format: .z16, size: recording.depthSize)
-        let truth = PixelBuffer(format: .alpha8, size: recording.colorSize)
+        let color = try FrameMemory.buffer(.rgb24, recording.colorSize)
+        let depth = try FrameMemory.buffer(.z16, recording.depthSize)
+        let truth = try FrameMemory.buffer(.alpha8, recording.colorSize)
         let decoder = ImageDecoder()
         let evaluation = MatteEvaluation(size: recording.colorSize)
         let matteDirectory = options.value("--matte-out")

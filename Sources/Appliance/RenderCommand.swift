@@ -49,9 +49,9 @@ enum RenderCommand {
                                                            depthSize: recording.depthSize),
                                                        depthSize: recording.depthSize, colorSize: recording.colorSize))
         defer { processor.stop() }
-        let color = PixelBuffer(format: .rgb24, size: recording.colorSize)
-        let depth = PixelBuffer(format: .z16, size: recording.depthSize)
-        let output = PixelBuffer(format: .xrgb8888, size: outputSize)
+        let color = try FrameMemory.buffer(.rgb24, recording.colorSize)
+        let depth = try FrameMemory.buffer(.z16, recording.depthSize)
+        let output = try FrameMemory.buffer(.xrgb8888, outputSize)
         for frame in 0..<recording.frameCount {
             do throws(RecordingError) {
                 try recording.load(frame: frame, color: color.view, depth: depth.view)
