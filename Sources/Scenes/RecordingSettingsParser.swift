@@ -9,7 +9,11 @@ final class RecordingSettingsParser {
         let key = "[\(section)] \(name)"
         switch (section, name) {
         case ("depth", "unit_mm"):
-            guard let number = Self.decimal(value), number > 0 else { return fail(key, value, "a positive number of millimetres") }
+            // Bounded as [camera] depth_unit_mm is: a positive value too small for a Float became
+            // 0 (found by fuzzing), and every depth reading with it.
+            guard let number = Self.decimal(value), number >= 0.001, number <= 100 else {
+                return fail(key, value, "millimetres per depth unit, 0.001 to 100")
+            }
             settings.unitMM = Float(number)
         case ("depth", "registered"):
             switch value {
@@ -18,7 +22,11 @@ final class RecordingSettingsParser {
             default: return fail(key, value, "true or false")
             }
         case ("intrinsics", "fx"), ("intrinsics", "fy"), ("intrinsics", "cx"), ("intrinsics", "cy"):
-            guard let number = Self.decimal(value) else { return fail(key, value, "a number of pixels") }
+            // The ranges of the config's depth_fx ... keys: a zero focal length would divide by zero.
+            let focal = name == "fx" || name == "fy"
+            guard let number = Self.decimal(value), focal ? number >= 1 && number <= 100_000 : number >= 0 && number <= 16384 else {
+                return fail(key, value, focal ? "a focal length of 1 to 100000 pixels" : "a pixel position, 0 to 16384")
+            }
             switch name {
             case "fx": fx = Float(number)
             case "fy": fy = Float(number)

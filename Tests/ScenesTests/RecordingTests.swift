@@ -104,6 +104,16 @@ import Testing
         let message = failure(badValue.path)?.message ?? ""
         #expect(message.contains("line 3") && message.contains("[depth] unit_mm") && message.contains("deep"), "\(message)")
 
+        // Values that parse but no projection can use: a unit too small for a Float (found by
+        // fuzzing), a zero focal length.
+        for (text, key) in [("[depth]\nunit_mm = 0.0000000000000000000000000000000000000000000001\n", "unit_mm"),
+                            ("[intrinsics]\nfx = 0\nfy = 500\ncx = 1\ncy = 1\n", "fx")] {
+            let outOfRange = RecordingFixture()
+            try outOfRange.writeFrame(0, size: FrameSize(width: 4, height: 4))
+            outOfRange.writeSettings(text)
+            #expect(failure(outOfRange.path)?.message.contains(key) == true, "\(text) accepted")
+        }
+
         let partial = RecordingFixture()
         try partial.writeFrame(0, size: FrameSize(width: 4, height: 4))
         partial.writeSettings("[intrinsics]\nfx = 500\n")
