@@ -324,9 +324,15 @@ public final class KMSSink: FrameSink {
         if let failure = request.commit(fd: card.fd, flags: modesetFlags | UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)) {
             throw .commitRejected(request.missing ?? "the mode \(output.mode.description) (test)", failure)
         }
+        // A capture armed while the display was away is taken by the modeset that brings it back:
+        // the frame it shows is the one presented. Attached after the test commit, which must not
+        // be handed the out-fence pointer.
+        let capturing = attachWriteback()
         if let failure = request.commit(fd: card.fd, flags: modesetFlags) {
+            if capturing { writebackArmed = true }
             throw .commitRejected("the mode \(output.mode.description)", failure)
         }
+        if capturing { takeFence() }
         queue.shown(shown)
         connected = true
         modesetFailure = nil
