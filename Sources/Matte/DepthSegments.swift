@@ -25,12 +25,10 @@ final class DepthSegments {
 
     let width: Int
     let height: Int
-    let capacity: Int
-    private(set) var count = 0
+    var capacity: Int { runs.capacity }
+    var count: Int { runs.count }
 
-    private let start: UnsafeMutablePointer<Int32>
-    private let end: UnsafeMutablePointer<Int32>
-    private let parent: UnsafeMutablePointer<Int32>
+    private let runs: RunTable
     private let pixels: UnsafeMutablePointer<Int32>
     private let depthSum: UnsafeMutablePointer<Float>
     private let minimumX: UnsafeMutablePointer<Int32>
@@ -41,7 +39,6 @@ final class DepthSegments {
     /// Edge pixels where the region across is nearer / farther.
     private let nearerContacts: UnsafeMutablePointer<Int32>
     private let fartherContacts: UnsafeMutablePointer<Int32>
-    private let rowFirst: UnsafeMutablePointer<Int32>
     /// The join tolerance in raw units is base + d^2 * growth (see `prepareTolerance`).
     private var toleranceBase: Float = 30
     private var toleranceGrowth: Float = 1 / 60_000
@@ -54,10 +51,8 @@ final class DepthSegments {
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        capacity = max(4 * (width + height), width * height / 4)
-        start = .allocate(capacity: capacity)
-        end = .allocate(capacity: capacity)
-        parent = .allocate(capacity: capacity)
+        runs = RunTable(width: width, height: height)
+        let capacity = runs.capacity
         pixels = .allocate(capacity: capacity)
         depthSum = .allocate(capacity: capacity)
         minimumX = .allocate(capacity: capacity)
@@ -67,7 +62,6 @@ final class DepthSegments {
         keep = .allocate(capacity: capacity)
         nearerContacts = .allocate(capacity: capacity)
         fartherContacts = .allocate(capacity: capacity)
-        rowFirst = .allocate(capacity: height + 1)
         breaks = .allocate(capacity: width + 8)
         breaks.initialize(repeating: 1, count: width + 8)
         floor = .allocate(capacity: width * height)
@@ -75,9 +69,6 @@ final class DepthSegments {
     }
 
     deinit {
-        start.deallocate()
-        end.deallocate()
-        parent.deallocate()
         pixels.deallocate()
         depthSum.deallocate()
         minimumX.deallocate()
@@ -87,7 +78,6 @@ final class DepthSegments {
         keep.deallocate()
         nearerContacts.deallocate()
         fartherContacts.deallocate()
-        rowFirst.deallocate()
         breaks.deallocate()
         floor.deallocate()
     }
@@ -123,24 +113,11 @@ final class DepthSegments {
         return true
     }
 
-    private func find(_ i: Int32) -> Int32 {
-        var root = i
-        while parent[Int(root)] != root { root = parent[Int(root)] }
-        var node = i
-        while parent[Int(node)] != root {
-            let next = parent[Int(node)]
-            parent[Int(node)] = root
-            node = next
-        }
-        return root
-    }
+    @inline(__always)
+    private func find(_ i: Int32) -> Int32 { Int32(runs.find(Int(i))) }
 
-    private func union(_ a: Int32, _ b: Int32) {
-        let ra = find(a)
-        let rb = find(b)
-        if ra == rb { return }
-        if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
-    }
+    @inline(__always)
+    private func union(_ a: Int32, _ b: Int32) { runs.union(Int(a), Int(b)) }
 
     @inline(never)
     private func extractRuns(depth: UnsafePointer<UInt16>, stride: Int) -> Bool {
@@ -148,7 +125,7 @@ final class DepthSegments {
         for y in 0..<height {
             let row = depth + y * stride
             let floorRow = floor + y * width
-            rowFirst[y] = Int32(n)
+            runs.rowFirst[y] = Int32(n)
             // Where runs break, in one branch-free pass the compiler vectorises: at a missing
             // reading, at the floor, after either, and at a depth step beyond the tolerance.
             // The scan below then moves eight columns at a time through unbroken stretches.
@@ -177,7 +154,7 @@ final class DepthSegments {
                 nearerContacts[n] = 0
                 fartherContacts[n] = 0
                 // Cut from the run just left of it by a depth step: the two meet here.
-                if x > 0 && row[x - 1] != 0 && floorRow[x - 1] == 0 && n > Int(rowFirst[y]) && end[n - 1] == Int32(x) {
+                if x > 0 && row[x - 1] != 0 && floorRow[x - 1] == 0 && n > Int(runs.rowFirst[y]) && runs.end[n - 1] == Int32(x) {
                     contact(Int32(n - 1), row[x - 1], Int32(n), row[x])
                 }
                 x += 1
@@ -187,9 +164,9 @@ final class DepthSegments {
                 // its mean closely enough, without touching every pixel again.
                 let low = min(row[first], row[x - 1])
                 let high = max(row[first], row[x - 1])
-                start[n] = Int32(first)
-                end[n] = Int32(x)
-                parent[n] = Int32(n)
+                runs.start[n] = Int32(first)
+                runs.end[n] = Int32(x)
+                runs.parent[n] = Int32(n)
                 pixels[n] = Int32(x - first)
                 depthSum[n] = (Float(row[first]) + Float(row[x - 1])) * 0.5 * Float(x - first)
                 minimumX[n] = Int32(first)
@@ -202,14 +179,14 @@ final class DepthSegments {
             // two readings are one surface.
             if y > 0 {
                 let above = depth + (y - 1) * stride
-                var a = Int(rowFirst[y - 1])
-                let aEnd = Int(rowFirst[y])
-                for r in Int(rowFirst[y])..<n {
-                    while a < aEnd && end[a] <= start[r] { a += 1 }
+                var a = Int(runs.rowFirst[y - 1])
+                let aEnd = Int(runs.rowFirst[y])
+                for r in Int(runs.rowFirst[y])..<n {
+                    while a < aEnd && runs.end[a] <= runs.start[r] { a += 1 }
                     var b = a
-                    while b < aEnd && start[b] < end[r] {
-                        let from = Int(max(start[b], start[r]))
-                        let to = Int(min(end[b], end[r]))
+                    while b < aEnd && runs.start[b] < runs.end[r] {
+                        let from = Int(max(runs.start[b], runs.start[r]))
+                        let to = Int(min(runs.end[b], runs.end[r]))
                         // Every column until the first joined one (the link), then every 4th for
                         // the contacts (weighted 4): counting them all doubled the segmenter's cost.
                         var x = from
@@ -232,8 +209,8 @@ final class DepthSegments {
                 }
             }
         }
-        rowFirst[height] = Int32(n)
-        count = n
+        runs.rowFirst[height] = Int32(n)
+        runs.count = n
         return true
     }
 
@@ -253,7 +230,7 @@ final class DepthSegments {
     private func flatten() {
         for i in 0..<count {
             let root = Int(find(Int32(i)))
-            parent[i] = Int32(root)
+            runs.parent[i] = Int32(root)
             guard root != i else { continue }
             pixels[root] += pixels[i]
             depthSum[root] += depthSum[i]
@@ -271,7 +248,7 @@ final class DepthSegments {
         let span = Self.maximumDepthSpanMM / unit
         for i in 0..<count {
             keep[i] = 0
-            guard parent[i] == Int32(i), Int(pixels[i]) >= minimumPixels else { continue }
+            guard runs.parent[i] == Int32(i), Int(pixels[i]) >= minimumPixels else { continue }
             let mean = depthSum[i] / Float(pixels[i])
             guard mean >= Float(near) && mean <= Float(far) else { continue }
             guard Float(maximumZ[i]) - Float(minimumZ[i]) <= span else { continue }
@@ -288,8 +265,8 @@ final class DepthSegments {
             let row = depth + y * stride
             let out = classes + y * width
             for x in 0..<width { out[x] = row[x] == 0 ? RunLabeller.hole : RunLabeller.background }
-            for r in Int(rowFirst[y])..<Int(rowFirst[y + 1]) where keep[Int(parent[r])] != 0 {
-                (out + Int(start[r])).update(repeating: RunLabeller.foreground, count: Int(end[r] - start[r]))
+            for r in Int(runs.rowFirst[y])..<Int(runs.rowFirst[y + 1]) where keep[Int(runs.parent[r])] != 0 {
+                (out + Int(runs.start[r])).update(repeating: RunLabeller.foreground, count: Int(runs.end[r] - runs.start[r]))
             }
             if y > 0 { growFeet(row: y, depth: depth, stride: stride, into: classes) }
         }

@@ -19,38 +19,27 @@ final class RunLabeller {
     let width: Int
     let height: Int
     /// More runs than this in one frame means pure noise; the frame is then matted per pixel.
-    let capacity: Int
+    var capacity: Int { runs.capacity }
+    var count: Int { runs.count }
 
-    private let start: UnsafeMutablePointer<Int32>
-    private let end: UnsafeMutablePointer<Int32>
+    private let runs: RunTable
     private let kind: UnsafeMutablePointer<UInt8>
-    private let parent: UnsafeMutablePointer<Int32>
     private let foregroundContact: UnsafeMutablePointer<Int32>
     private let backgroundContact: UnsafeMutablePointer<Int32>
-    private let rowFirst: UnsafeMutablePointer<Int32>
-    private(set) var count = 0
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        capacity = max(4 * (width + height), width * height / 4)
-        start = .allocate(capacity: capacity)
-        end = .allocate(capacity: capacity)
-        kind = .allocate(capacity: capacity)
-        parent = .allocate(capacity: capacity)
-        foregroundContact = .allocate(capacity: capacity)
-        backgroundContact = .allocate(capacity: capacity)
-        rowFirst = .allocate(capacity: height + 1)
+        runs = RunTable(width: width, height: height)
+        kind = .allocate(capacity: runs.capacity)
+        foregroundContact = .allocate(capacity: runs.capacity)
+        backgroundContact = .allocate(capacity: runs.capacity)
     }
 
     deinit {
-        start.deallocate()
-        end.deallocate()
         kind.deallocate()
-        parent.deallocate()
         foregroundContact.deallocate()
         backgroundContact.deallocate()
-        rowFirst.deallocate()
     }
 
     /// Reads the class map (width x height, packed) and writes the binary mask (0 or 255, packed).
@@ -74,19 +63,19 @@ final class RunLabeller {
         let lastRow = height - 1
         for y in 0..<height {
             let row = classes + y * width
-            rowFirst[y] = Int32(n)
+            runs.rowFirst[y] = Int32(n)
             var x = 0
             while x < width {
                 let k = row[x]
                 let e = Self.runEnd(row: row, from: x, width: width, value: k)
                 if n == capacity {
-                    count = n
+                    runs.count = n
                     return false
                 }
-                start[n] = Int32(x)
-                end[n] = Int32(e)
+                runs.start[n] = Int32(x)
+                runs.end[n] = Int32(e)
                 kind[n] = k
-                parent[n] = Int32(n)
+                runs.parent[n] = Int32(n)
                 foregroundContact[n] = 0
                 // The frame border is unknown territory: it argues against filling a hole.
                 var border: Int32 = 0
@@ -97,14 +86,14 @@ final class RunLabeller {
                 n += 1
                 x = e
             }
-            let first = Int(rowFirst[y])
+            let first = Int(runs.rowFirst[y])
             if first + 1 < n {
                 for i in (first + 1)..<n { contact(i - 1, i, 1) }
             }
-            if y > 0 { linkRows(previous: Int(rowFirst[y - 1]), current: first, end: n, binary: false) }
+            if y > 0 { linkRows(previous: Int(runs.rowFirst[y - 1]), current: first, end: n, binary: false) }
         }
-        rowFirst[height] = Int32(n)
-        count = n
+        runs.rowFirst[height] = Int32(n)
+        runs.count = n
         return true
     }
 
@@ -114,7 +103,7 @@ final class RunLabeller {
         var i = previous
         var j = current
         while i < current && j < rowEnd {
-            let overlap = min(end[i], end[j]) - max(start[i], start[j])
+            let overlap = min(runs.end[i], runs.end[j]) - max(runs.start[i], runs.start[j])
             if overlap > 0 {
                 if kind[i] == kind[j] {
                     union(i, j)
@@ -122,9 +111,9 @@ final class RunLabeller {
                     contact(i, j, overlap)
                 }
             }
-            if end[i] < end[j] {
+            if runs.end[i] < runs.end[j] {
                 i += 1
-            } else if end[j] < end[i] {
+            } else if runs.end[j] < runs.end[i] {
                 j += 1
             } else {
                 i += 1
@@ -144,36 +133,15 @@ final class RunLabeller {
     }
 
     @inline(__always)
-    private func find(_ node: Int) -> Int {
-        var x = node
-        while Int(parent[x]) != x {
-            let grand = parent[Int(parent[x])]
-            parent[x] = grand
-            x = Int(grand)
-        }
-        return x
-    }
-
-    /// Links the larger root under the smaller, so every parent index is below its child's and
-    /// one forward sweep flattens the forest.
-    @inline(__always)
-    private func union(_ a: Int, _ b: Int) {
-        let ra = find(a)
-        let rb = find(b)
-        if ra < rb {
-            parent[rb] = Int32(ra)
-        } else if rb < ra {
-            parent[ra] = Int32(rb)
-        }
-    }
+    private func union(_ a: Int, _ b: Int) { runs.union(a, b) }
 
     @inline(never)
     private func flattenSummingContacts() {
         for i in 0..<count {
-            let p = Int(parent[i])
+            let p = Int(runs.parent[i])
             if p != i {
-                let root = Int(parent[p])
-                parent[i] = Int32(root)
+                let root = Int(runs.parent[p])
+                runs.parent[i] = Int32(root)
                 foregroundContact[root] += foregroundContact[i]
                 backgroundContact[root] += backgroundContact[i]
             }
@@ -184,7 +152,7 @@ final class RunLabeller {
     private func decideHoles() {
         // Reuses `kind` for the binary picture: holes that stay holes become background.
         for i in 0..<count where kind[i] == Self.hole {
-            let root = Int(parent[i])
+            let root = Int(runs.parent[i])
             let inside = foregroundContact[root]
             let total = inside + backgroundContact[root]
             let fill = inside > 0 && inside * 100 >= Self.holeFillPercent * total
@@ -196,29 +164,29 @@ final class RunLabeller {
 
     @inline(never)
     private func linkBinary() {
-        for i in 0..<count { parent[i] = Int32(i) }
+        for i in 0..<count { runs.parent[i] = Int32(i) }
         for y in 0..<height {
-            let first = Int(rowFirst[y])
-            let last = Int(rowFirst[y + 1])
+            let first = Int(runs.rowFirst[y])
+            let last = Int(runs.rowFirst[y + 1])
             if first + 1 < last {
                 for i in (first + 1)..<last where kind[i] == kind[i - 1] { union(i - 1, i) }
             }
-            if y > 0 { linkRows(previous: Int(rowFirst[y - 1]), current: first, end: last, binary: true) }
+            if y > 0 { linkRows(previous: Int(runs.rowFirst[y - 1]), current: first, end: last, binary: true) }
         }
         // Area in foregroundContact, "touches the frame border" in backgroundContact.
         let lastRow = Int32(height - 1)
         var y: Int32 = 0
         for i in 0..<count {
-            while Int(rowFirst[Int(y) + 1]) <= i { y += 1 }
-            foregroundContact[i] = end[i] - start[i]
-            let touches = y == 0 || y == lastRow || start[i] == 0 || Int(end[i]) == width
+            while Int(runs.rowFirst[Int(y) + 1]) <= i { y += 1 }
+            foregroundContact[i] = runs.end[i] - runs.start[i]
+            let touches = y == 0 || y == lastRow || runs.start[i] == 0 || Int(runs.end[i]) == width
             backgroundContact[i] = touches ? 1 : 0
         }
         for i in 0..<count {
-            let p = Int(parent[i])
+            let p = Int(runs.parent[i])
             if p != i {
-                let root = Int(parent[p])
-                parent[i] = Int32(root)
+                let root = Int(runs.parent[p])
+                runs.parent[i] = Int32(root)
                 foregroundContact[root] += foregroundContact[i]
                 backgroundContact[root] |= backgroundContact[i]
             }
@@ -229,7 +197,7 @@ final class RunLabeller {
     private func decideIslands(minimumBlob: Int32) {
         let enclosedLimit = minimumBlob / 4
         for i in 0..<count {
-            let root = Int(parent[i])
+            let root = Int(runs.parent[i])
             let area = foregroundContact[root]
             if kind[i] == Self.foreground {
                 if area < minimumBlob { kind[i] = Self.background }
@@ -243,9 +211,9 @@ final class RunLabeller {
     private func paint(into mask: UnsafeMutablePointer<UInt8>) {
         for y in 0..<height {
             let row = mask + y * width
-            for i in Int(rowFirst[y])..<Int(rowFirst[y + 1]) {
-                let s = Int(start[i])
-                (row + s).update(repeating: kind[i] == Self.foreground ? 255 : 0, count: Int(end[i]) - s)
+            for i in Int(runs.rowFirst[y])..<Int(runs.rowFirst[y + 1]) {
+                let s = Int(runs.start[i])
+                (row + s).update(repeating: kind[i] == Self.foreground ? 255 : 0, count: Int(runs.end[i]) - s)
             }
         }
     }

@@ -41,10 +41,7 @@ public final class GroupScene {
     static let shapesPerPerson = 24
     static let shapeCapacity = peopleCount * shapesPerPerson
 
-    private let shapes: UnsafeMutablePointer<SyntheticShape>
-    private var shapeCount = 0
-    private let colourBoxes: UnsafeMutablePointer<SIMD4<Int32>>
-    private let depthBoxes: UnsafeMutablePointer<SIMD4<Int32>>
+    private let raster: ShapeRaster
     private let cleanRow: UnsafeMutablePointer<Float>
     private let rgbRow: UnsafeMutablePointer<UInt8>
     private var sensor: DepthSensorModel
@@ -80,12 +77,8 @@ public final class GroupScene {
         self.colourCamera = colourCamera
         self.depthCamera = depthCamera
         self.colourOffsetMM = colourOffsetMM
-        shapes = .allocate(capacity: Self.shapeCapacity)
-        shapes.initialize(repeating: SyntheticShape(), count: Self.shapeCapacity)
-        colourBoxes = .allocate(capacity: Self.shapeCapacity)
-        colourBoxes.initialize(repeating: SIMD4<Int32>(0, 0, 0, 0), count: Self.shapeCapacity)
-        depthBoxes = .allocate(capacity: Self.shapeCapacity)
-        depthBoxes.initialize(repeating: SIMD4<Int32>(0, 0, 0, 0), count: Self.shapeCapacity)
+        raster = ShapeRaster(capacity: Self.shapeCapacity, colourCamera: colourCamera, depthCamera: depthCamera,
+                             colourOffsetMM: colourOffsetMM)
         cleanRow = .allocate(capacity: depthSize.width)
         cleanRow.initialize(repeating: 0, count: depthSize.width)
         rgbRow = .allocate(capacity: colourSize.width * 3)
@@ -94,9 +87,6 @@ public final class GroupScene {
     }
 
     deinit {
-        shapes.deallocate()
-        colourBoxes.deallocate()
-        depthBoxes.deallocate()
         cleanRow.deallocate()
         rgbRow.deallocate()
     }
@@ -107,25 +97,18 @@ public final class GroupScene {
         precondition(color.size == colourSize && color.format == .rgb24)
         precondition(depth.size == depthSize && depth.format == .z16)
         let time = moving ? Float(frame) / Float(max(1, frameRate)) : 0
-        shapeCount = 0
-        // Nearest first does not matter for rendering (depth decides), only for the boxes below.
+        raster.removeAll()
+        // Nearest first does not matter: depth decides.
         addPerson(x: -650 + walkMMPerSecond * time, z: 2300, height: 1750, phase: time, look: 0)
         addPerson(x: 820, z: 2500, height: 1820, phase: time + 0.9, look: 1)
         addPerson(x: 120, z: 2900, height: 1650, phase: time + 1.7, look: 2)
-        for k in 0..<shapeCount {
-            colourBoxes[k] = box(of: shapes[k], camera: colourCamera, offset: SIMD3<Float>(0, 0, 0))
-            depthBoxes[k] = box(of: shapes[k], camera: depthCamera, offset: colourOffsetMM)
-        }
         renderDepth(frame: frame, into: depth)
         renderColour(into: color, truth: truth)
     }
 
     // MARK: people
 
-    private func add(_ shape: SyntheticShape) {
-        shapes[shapeCount] = shape
-        shapeCount += 1
-    }
+    private func add(_ shape: SyntheticShape) { raster.add(shape) }
 
     /// One person standing with feet on the floor at lateral `x`, depth `z`; `phase` sways the
     /// free arm; `look` picks the clothes.
@@ -133,14 +116,8 @@ public final class GroupScene {
         let floor = Self.floorMM
         let top = floor - h
         let shirt: SyntheticShape.Paint = look == 0 ? .shirt : look == 1 ? .sleeve : .jumper
-        var head = SyntheticShape()
-        head.centreX = x0
-        head.centreY = top + 0.065 * h
-        head.radiusX = 0.05 * h
-        head.radiusY = 0.066 * h
-        head.z = z0 - 30
-        head.bulge = 60
-        head.paint = .head
+        let head = SyntheticShape(centre: (x0, top + 0.065 * h), radii: (0.05 * h, 0.066 * h), z: z0 - 30,
+                                  bulge: 60, paint: .head)
         add(head)
         // Hair: strands standing out of the crown and the sides, 14 mm thick.
         let crown = (x0, head.centreY - head.radiusY * 0.85)
@@ -149,23 +126,10 @@ public final class GroupScene {
             add(SyntheticShape(from: root, to: (root.0 + dx * 55, root.1 + dy * 45), thickness: 14, z: z0 - 35,
                                paint: .hair))
         }
-        var neck = SyntheticShape()
-        neck.centreX = x0
-        neck.centreY = top + 0.15 * h
-        neck.radiusX = 0.03 * h
-        neck.radiusY = 0.04 * h
-        neck.z = z0 - 10
-        neck.bulge = 20
-        neck.paint = .skin
-        add(neck)
-        var torso = SyntheticShape()
-        torso.centreX = x0
-        torso.centreY = top + 0.36 * h
-        torso.radiusX = 0.125 * h
-        torso.radiusY = 0.2 * h
-        torso.z = z0
-        torso.bulge = 80
-        torso.paint = shirt
+        add(SyntheticShape(centre: (x0, top + 0.15 * h), radii: (0.03 * h, 0.04 * h), z: z0 - 10, bulge: 20,
+                           paint: .skin))
+        let torso = SyntheticShape(centre: (x0, top + 0.36 * h), radii: (0.125 * h, 0.2 * h), z: z0, bulge: 80,
+                                   paint: shirt)
         add(torso)
         let shoulderY = top + 0.2 * h
         let hipY = top + 0.53 * h
@@ -174,15 +138,8 @@ public final class GroupScene {
             let hip = (x0 + side * 0.06 * h, hipY)
             let ankle = (x0 + side * 0.09 * h, floor - 60)
             add(SyntheticShape(from: hip, to: ankle, thickness: 0.075 * h, z: z0 + 10, paint: .trousers))
-            var shoe = SyntheticShape()
-            shoe.centreX = ankle.0 + side * 10
-            shoe.centreY = floor - 45
-            shoe.radiusX = 60
-            shoe.radiusY = 45
-            shoe.z = z0 - 70
-            shoe.bulge = 30
-            shoe.paint = .shoe
-            add(shoe)
+            add(SyntheticShape(centre: (ankle.0 + side * 10, floor - 45), radii: (60, 45), z: z0 - 70, bulge: 30,
+                               paint: .shoe))
         }
         // Right arm akimbo (hand on the hip, so arm and torso enclose a gap), left arm hanging
         // and swinging a little, with fingers.
@@ -197,31 +154,13 @@ public final class GroupScene {
         let leftWrist = (x0 - 0.17 * h - swing * 200, top + 0.52 * h)
         add(SyntheticShape(from: leftShoulder, to: leftElbow, thickness: 0.055 * h, z: z0 - 10, paint: shirt))
         add(SyntheticShape(from: leftElbow, to: leftWrist, thickness: 0.042 * h, z: z0 - 40, paint: .skin))
-        var hand = SyntheticShape()
-        hand.centreX = leftWrist.0
-        hand.centreY = leftWrist.1 + 40
-        hand.radiusX = 40
-        hand.radiusY = 50
-        hand.z = z0 - 45
-        hand.bulge = 15
-        hand.paint = .skin
-        add(hand)
+        add(SyntheticShape(centre: (leftWrist.0, leftWrist.1 + 40), radii: (40, 50), z: z0 - 45, bulge: 15,
+                           paint: .skin))
         for finger in 0..<4 {
             let fx = leftWrist.0 - 27 + Float(finger) * 18
             add(SyntheticShape(from: (fx, leftWrist.1 + 70), to: (fx + Float(finger - 2) * 6, leftWrist.1 + 140),
                                thickness: 15, z: z0 - 45, paint: .skin))
         }
-    }
-
-    private func box(of shape: SyntheticShape, camera: PinholeIntrinsics, offset: SIMD3<Float>) -> SIMD4<Int32> {
-        let (ex, ey) = shape.halfExtent
-        let z = shape.z + offset.z
-        let u0 = camera.fx * (shape.centreX - ex + offset.x) / z + camera.cx
-        let u1 = camera.fx * (shape.centreX + ex + offset.x) / z + camera.cx
-        let v0 = camera.fy * (shape.centreY - ey + offset.y) / z + camera.cy
-        let v1 = camera.fy * (shape.centreY + ey + offset.y) / z + camera.cy
-        func clamp(_ value: Float) -> Int32 { Int32(SyntheticScene.floor(max(-2, min(100_000, value)))) }
-        return SIMD4<Int32>(clamp(u0) - 1, clamp(u1) + 1, clamp(v0) - 1, clamp(v1) + 1)
     }
 
     // MARK: depth
@@ -240,30 +179,12 @@ public final class GroupScene {
         let width = depthSize.width
         let camera = depthCamera
         let offset = colourOffsetMM
-        let inverseFx = 1 / camera.fx
         sensor.startFrame(frame, size: depthSize)
         for v in 0..<depthSize.height {
             let ry = (Float(v) - camera.cy) / camera.fy
             let room = roomDepth(ry: ry, offset: offset)
             for u in 0..<width { cleanRow[u] = room }
-            for k in 0..<shapeCount {
-                let box = depthBoxes[k]
-                if Int(box.z) > v || Int(box.w) < v { continue }
-                let shape = shapes[k]
-                let zd = shape.z + offset.z
-                let y = ry * zd - offset.y
-                let first = max(0, Int(box.x))
-                let last = min(width - 1, Int(box.y))
-                if first > last { continue }
-                for u in first...last {
-                    let x = (Float(u) - camera.cx) * inverseFx * zd - offset.x
-                    let r2 = shape.radiusSquared(x: x, y: y)
-                    if r2 < 1 {
-                        let z = zd + shape.bulge * r2
-                        if z < cleanRow[u] { cleanRow[u] = z }
-                    }
-                }
-            }
+            raster.depthRow(v, into: cleanRow, width: width)
             sensor.measure(row: v, clean: cleanRow, width: width,
                            into: depth.row(v).assumingMemoryBound(to: UInt16.self))
         }
@@ -284,23 +205,10 @@ public final class GroupScene {
             truthRow?.update(repeating: 0, count: width)
             for x in 0..<width {
                 let rx = (Float(x) - camera.cx) * inverseFx
-                var nearest = room
-                var hit = -1
-                var hitRadius: Float = 0
-                for k in 0..<shapeCount {
-                    let box = colourBoxes[k]
-                    if Int(box.z) > y || Int(box.w) < y || Int(box.x) > x || Int(box.y) < x { continue }
-                    let shape = shapes[k]
-                    let r2 = shape.radiusSquared(x: rx * shape.z, y: ry * shape.z)
-                    if r2 < 1 && shape.z + shape.bulge * r2 < nearest {
-                        nearest = shape.z + shape.bulge * r2
-                        hit = k
-                        hitRadius = r2
-                    }
-                }
+                let (hit, hitRadius) = raster.hit(x: x, y: y, rx: rx, ry: ry, nearerThan: room)
                 var rgb: SIMD3<Float>
                 if hit >= 0 {
-                    let shape = shapes[hit]
+                    let shape = raster.shape(hit)
                     rgb = Self.paint(shape, x: rx * shape.z, y: ry * shape.z) * (1 - 0.3 * hitRadius)
                     truthRow?[x] = 255
                 } else if onFloor {

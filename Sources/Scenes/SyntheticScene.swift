@@ -39,14 +39,10 @@ public final class SyntheticScene {
     /// Baseline of the disparity quantiser: 1/8 pixel steps at this baseline.
     static let quantiserBaselineMM: Float = 50
 
-    private let shapes: UnsafeMutablePointer<SyntheticShape>
-    private var shapeCount = 0
-    /// Per shape, per camera: first/last pixel column and row the shape can touch.
-    private let colourBoxes: UnsafeMutablePointer<SIMD4<Int32>>
-    private let depthBoxes: UnsafeMutablePointer<SIMD4<Int32>>
+    private let raster: ShapeRaster
+    private var sensor: DepthSensorModel
     private let cleanRow: UnsafeMutablePointer<Float>
     private let rgbRow: UnsafeMutablePointer<UInt8>
-    private let blobs: UnsafeMutablePointer<SIMD3<Float>>
     /// The wall as the colour camera sees it, RGB, rendered once.
     private let wallImage: UnsafeMutablePointer<UInt8>
 
@@ -72,18 +68,14 @@ public final class SyntheticScene {
         self.colourCamera = colourCamera
         self.depthCamera = depthCamera
         self.colourOffsetMM = colourOffsetMM
-        shapes = .allocate(capacity: Self.shapeCapacity)
-        shapes.initialize(repeating: SyntheticShape(), count: Self.shapeCapacity)
-        colourBoxes = .allocate(capacity: Self.shapeCapacity)
-        colourBoxes.initialize(repeating: SIMD4<Int32>(0, 0, 0, 0), count: Self.shapeCapacity)
-        depthBoxes = .allocate(capacity: Self.shapeCapacity)
-        depthBoxes.initialize(repeating: SIMD4<Int32>(0, 0, 0, 0), count: Self.shapeCapacity)
+        raster = ShapeRaster(capacity: Self.shapeCapacity, colourCamera: colourCamera, depthCamera: depthCamera,
+                             colourOffsetMM: colourOffsetMM)
+        sensor = DepthSensorModel(seed: seed, focal: depthCamera.fx, shadowBaselineMM: Self.shadowBaselineMM,
+                                  quantiserBaselineMM: Self.quantiserBaselineMM, blobCount: Self.blobCount)
         cleanRow = .allocate(capacity: depthSize.width)
         cleanRow.initialize(repeating: 0, count: depthSize.width)
         rgbRow = .allocate(capacity: colourSize.width * 3 + 6)
         rgbRow.initialize(repeating: 0, count: colourSize.width * 3 + 6)
-        blobs = .allocate(capacity: Self.blobCount)
-        blobs.initialize(repeating: SIMD3<Float>(0, 0, 0), count: Self.blobCount)
         wallImage = .allocate(capacity: colourSize.pixelCount * 3)
         for y in 0..<colourSize.height {
             let ry = (Float(y) - colourCamera.cy) / colourCamera.fy
@@ -99,12 +91,8 @@ public final class SyntheticScene {
     }
 
     deinit {
-        shapes.deallocate()
-        colourBoxes.deallocate()
-        depthBoxes.deallocate()
         cleanRow.deallocate()
         rgbRow.deallocate()
-        blobs.deallocate()
         wallImage.deallocate()
     }
 
@@ -126,57 +114,20 @@ public final class SyntheticScene {
         let x0 = 350 * Self.sine(twoPi * time / 4)
         let z0 = subjectMM + 120 * Self.sine(twoPi * time / 6 + 0.7)
         let swing = 0.3 + 0.25 * Self.sine(twoPi * time / 2.5)
-        var torso = SyntheticShape()
-        torso.centreX = x0
-        torso.centreY = 280
-        torso.radiusX = 220
-        torso.radiusY = 420
-        torso.z = z0
-        torso.bulge = 80
-        torso.paint = .shirt
-        var neck = SyntheticShape()
-        neck.centreX = x0
-        neck.centreY = -100
-        neck.radiusX = 55
-        neck.radiusY = 70
-        neck.z = z0 + 10
-        neck.bulge = 20
-        neck.paint = .skin
-        var head = SyntheticShape()
-        head.centreX = x0
-        head.centreY = -250
-        head.radiusX = 95
-        head.radiusY = 125
-        head.z = z0 - 20
-        head.bulge = 60
-        head.paint = .head
+        let torso = SyntheticShape(centre: (x0, 280), radii: (220, 420), z: z0, bulge: 80, paint: .shirt)
+        let neck = SyntheticShape(centre: (x0, -100), radii: (55, 70), z: z0 + 10, bulge: 20, paint: .skin)
+        let head = SyntheticShape(centre: (x0, -250), radii: (95, 125), z: z0 - 20, bulge: 60, paint: .head)
         let rightElbow = (x0 + 300, Float(190))
         let rightHand = (rightElbow.0 + 240 * Self.sine(swing), rightElbow.1 + 240 * Self.sine(swing + 1.5707964))
         let leftElbow = (x0 - 380, Float(150))
-        shapes[0] = torso
-        shapes[1] = neck
-        shapes[2] = head
-        shapes[3] = SyntheticShape(from: (x0 + 170, -50), to: rightElbow, thickness: 95, z: z0 - 20, paint: .sleeve)
-        shapes[4] = SyntheticShape(from: rightElbow, to: rightHand, thickness: 80, z: z0 - 70, paint: .skin)
-        shapes[5] = SyntheticShape(from: (x0 - 150, -40), to: leftElbow, thickness: 95, z: z0 - 20, paint: .sleeve)
-        shapes[6] = SyntheticShape(from: leftElbow, to: (x0 - 205, 330), thickness: 80, z: z0 - 40, paint: .skin)
-        shapeCount = 7
-        for k in 0..<shapeCount {
-            colourBoxes[k] = box(of: shapes[k], camera: colourCamera, offset: SIMD3<Float>(0, 0, 0))
-            depthBoxes[k] = box(of: shapes[k], camera: depthCamera, offset: colourOffsetMM)
-        }
-    }
-
-    /// Pixel box of a shape seen by a camera whose frame has the colour camera at `offset`.
-    private func box(of shape: SyntheticShape, camera: PinholeIntrinsics, offset: SIMD3<Float>) -> SIMD4<Int32> {
-        let (ex, ey) = shape.halfExtent
-        let z = shape.z + offset.z
-        let u0 = camera.fx * (shape.centreX - ex + offset.x) / z + camera.cx
-        let u1 = camera.fx * (shape.centreX + ex + offset.x) / z + camera.cx
-        let v0 = camera.fy * (shape.centreY - ey + offset.y) / z + camera.cy
-        let v1 = camera.fy * (shape.centreY + ey + offset.y) / z + camera.cy
-        func clamp(_ value: Float) -> Int32 { Int32(Self.floor(max(-2, min(100_000, value)))) }
-        return SIMD4<Int32>(clamp(u0) - 1, clamp(u1) + 1, clamp(v0) - 1, clamp(v1) + 1)
+        raster.removeAll()
+        raster.add(torso)
+        raster.add(neck)
+        raster.add(head)
+        raster.add(SyntheticShape(from: (x0 + 170, -50), to: rightElbow, thickness: 95, z: z0 - 20, paint: .sleeve))
+        raster.add(SyntheticShape(from: rightElbow, to: rightHand, thickness: 80, z: z0 - 70, paint: .skin))
+        raster.add(SyntheticShape(from: (x0 - 150, -40), to: leftElbow, thickness: 95, z: z0 - 20, paint: .sleeve))
+        raster.add(SyntheticShape(from: leftElbow, to: (x0 - 205, 330), thickness: 80, z: z0 - 40, paint: .skin))
     }
 
     // MARK: depth
@@ -184,80 +135,16 @@ public final class SyntheticScene {
     @inline(never)
     private func renderDepth(frame: Int, into depth: ImageView) {
         let width = depthSize.width
-        let camera = depthCamera
-        let offset = colourOffsetMM
-        var frameRandom = SyntheticRandom(seed: seed, frame: frame, stream: -1)
-        let blobScale = Float(width) / 320
-        for b in 0..<Self.blobCount {
-            blobs[b] = SIMD3<Float>(frameRandom.unit() * Float(width), frameRandom.unit() * Float(depthSize.height),
-                                    (1.5 + 2 * frameRandom.unit()) * blobScale)
-        }
-        let shadowFocal = camera.fx * Self.shadowBaselineMM
-        let quantiserFocal = camera.fx * Self.quantiserBaselineMM
-        let inverseFx = 1 / camera.fx
+        let wall = wallMM + colourOffsetMM.z
+        sensor.startFrame(frame, size: depthSize)
         for v in 0..<depthSize.height {
-            let ry = (Float(v) - camera.cy) / camera.fy
             let row = depth.row(v).assumingMemoryBound(to: UInt16.self)
-            // Clean depth along the row, depth-camera Z.
-            let wall = wallMM + offset.z
             for u in 0..<width { cleanRow[u] = wall }
-            for k in 0..<shapeCount {
-                let box = depthBoxes[k]
-                if Int(box.z) > v || Int(box.w) < v { continue }
-                let shape = shapes[k]
-                let zd = shape.z + offset.z
-                let y = ry * zd - offset.y
-                let first = max(0, Int(box.x))
-                let last = min(width - 1, Int(box.y))
-                if first > last { continue }
-                for u in first...last {
-                    let x = (Float(u) - camera.cx) * inverseFx * zd - offset.x
-                    let r2 = shape.radiusSquared(x: x, y: y)
-                    if r2 < 1 {
-                        let z = zd + shape.bulge * r2
-                        if z < cleanRow[u] { cleanRow[u] = z }
-                    }
-                }
-            }
-            if !noisy {
+            raster.depthRow(v, into: cleanRow, width: width)
+            if noisy {
+                sensor.measure(row: v, clean: cleanRow, width: width, into: row)
+            } else {
                 for u in 0..<width { row[u] = UInt16(min(65535, cleanRow[u] + 0.5)) }
-                continue
-            }
-            var random = SyntheticRandom(seed: seed, frame: frame, stream: v)
-            let fv = Float(v)
-            var blobRows = false
-            for b in 0..<Self.blobCount where abs(blobs[b].y - fv) <= blobs[b].z { blobRows = true }
-            var shadowReach: Float = -1_000_000
-            for u in 0..<width {
-                let clean = cleanRow[u]
-                // Shadow: the projector, beside the imager, cannot light wall that the nearer
-                // subject hides from it; the hole sits on the far side of each depth edge.
-                let reach = shadowFocal / clean + Float(u)
-                let shadowed = shadowReach > reach + 0.5
-                shadowReach = max(shadowReach, reach)
-                var z = clean
-                // Flying pixels: the farther pixel of an edge mixes both surfaces.
-                let left = u > 0 ? cleanRow[u - 1] : clean
-                let right = u + 1 < width ? cleanRow[u + 1] : clean
-                let nearer = min(left, right)
-                if clean - nearer > 150 && random.unit() < 0.35 {
-                    z = nearer + (clean - nearer) * random.unit()
-                }
-                let (gaussian, roll) = random.gaussianAndUniform()
-                z += gaussian * (1.5 + z * z * 1.2e-6)
-                let disparity = Float(Int(quantiserFocal / max(z, 1) * 8 + 0.5)) / 8
-                z = quantiserFocal / max(disparity, 0.125)
-                var dropped = shadowed || roll < 0.002
-                if blobRows {
-                    let fu = Float(u)
-                    for b in 0..<Self.blobCount {
-                        let blob = blobs[b]
-                        let dx = fu - blob.x
-                        let dy = fv - blob.y
-                        if dx * dx + dy * dy <= blob.z * blob.z { dropped = true }
-                    }
-                }
-                row[u] = dropped ? 0 : UInt16(max(1, min(65535, z + 0.5)))
             }
         }
     }
@@ -276,33 +163,13 @@ public final class SyntheticScene {
             rgbRow.update(from: wallImage + y * width * 3, count: width * 3)
             let truthRow = truth.map { $0.row(y).assumingMemoryBound(to: UInt8.self) }
             truthRow?.update(repeating: 0, count: width)
-            var first = width
-            var last = -1
-            for k in 0..<shapeCount {
-                let box = colourBoxes[k]
-                if Int(box.z) > y || Int(box.w) < y { continue }
-                first = min(first, max(0, Int(box.x)))
-                last = max(last, min(width - 1, Int(box.y)))
-            }
+            let (first, last) = raster.colourColumns(row: y, width: width)
             if first <= last {
                 for x in first...last {
                     let rx = (Float(x) - camera.cx) * inverseFx
-                    var nearest: Float = .infinity
-                    var hit = -1
-                    var hitRadius: Float = 0
-                    for k in 0..<shapeCount {
-                        let box = colourBoxes[k]
-                        if Int(box.z) > y || Int(box.w) < y || Int(box.x) > x || Int(box.y) < x { continue }
-                        let shape = shapes[k]
-                        let r2 = shape.radiusSquared(x: rx * shape.z, y: ry * shape.z)
-                        if r2 < 1 && shape.z + shape.bulge * r2 < nearest {
-                            nearest = shape.z + shape.bulge * r2
-                            hit = k
-                            hitRadius = r2
-                        }
-                    }
+                    let (hit, hitRadius) = raster.hit(x: x, y: y, rx: rx, ry: ry, nearerThan: .infinity)
                     if hit < 0 { continue }
-                    let shape = shapes[hit]
+                    let shape = raster.shape(hit)
                     let rgb = Self.paint(shape, x: rx * shape.z, y: ry * shape.z) * (1 - 0.3 * hitRadius)
                     rgbRow[3 * x] = UInt8(max(0, min(255, rgb.x)))
                     rgbRow[3 * x + 1] = UInt8(max(0, min(255, rgb.y)))

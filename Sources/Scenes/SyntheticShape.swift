@@ -28,6 +28,17 @@ struct SyntheticShape {
 
     init() {}
 
+    /// An upright ellipse (a head, a torso, a shoe).
+    init(centre: (Float, Float), radii: (Float, Float), z: Float, bulge: Float, paint: Paint) {
+        centreX = centre.0
+        centreY = centre.1
+        radiusX = radii.0
+        radiusY = radii.1
+        self.z = z
+        self.bulge = bulge
+        self.paint = paint
+    }
+
     /// An ellipse whose long axis runs from one point to another, `thickness` wide (a limb).
     init(from a: (Float, Float), to b: (Float, Float), thickness: Float, z: Float, paint: Paint) {
         let dx = b.0 - a.0

@@ -1,0 +1,62 @@
+/// Horizontal runs of one work-grid picture, row by row, with a union-find forest over them: the
+/// storage DepthSegments (runs of one surface) and RunLabeller (runs of one class) both build on.
+/// One node per run rather than per pixel, so the cost follows the edges in the picture.
+///
+/// Unions hang the larger root under the smaller, so every parent index is below its child's:
+/// one forward sweep over the runs (`parent[i] = parent[parent[i]]`) flattens the forest, and a
+/// root is the first run of its component in raster order. Sized at init; nothing allocates
+/// afterwards. Not thread-safe.
+final class RunTable {
+    let width: Int
+    let height: Int
+    /// More runs than this in one frame means pure noise; the caller then falls back per pixel.
+    let capacity: Int
+    var count = 0
+    /// Run i covers columns start[i] ..< end[i] of its row.
+    let start: UnsafeMutablePointer<Int32>
+    let end: UnsafeMutablePointer<Int32>
+    let parent: UnsafeMutablePointer<Int32>
+    /// The first run of each row; rowFirst[height] is the run count.
+    let rowFirst: UnsafeMutablePointer<Int32>
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        capacity = max(4 * (width + height), width * height / 4)
+        start = .allocate(capacity: capacity)
+        end = .allocate(capacity: capacity)
+        parent = .allocate(capacity: capacity)
+        rowFirst = .allocate(capacity: height + 1)
+        rowFirst.initialize(repeating: 0, count: height + 1)
+    }
+
+    deinit {
+        start.deallocate()
+        end.deallocate()
+        parent.deallocate()
+        rowFirst.deallocate()
+    }
+
+    /// Root of run `node`, halving the path on the way.
+    @inline(__always)
+    func find(_ node: Int) -> Int {
+        var x = node
+        while Int(parent[x]) != x {
+            let grand = parent[Int(parent[x])]
+            parent[x] = grand
+            x = Int(grand)
+        }
+        return x
+    }
+
+    @inline(__always)
+    func union(_ a: Int, _ b: Int) {
+        let ra = find(a)
+        let rb = find(b)
+        if ra < rb {
+            parent[rb] = Int32(ra)
+        } else if rb < ra {
+            parent[ra] = Int32(rb)
+        }
+    }
+}
