@@ -75,7 +75,7 @@ enum BenchCommand {
         // Two warm-up frames settle caches and the matte's temporal state.
         for frame in 0..<(frames + 2) {
             let start = MonotonicClock.nowNanoseconds()
-            processor.buildMatte(depth: depth.view, unitMM: 1)
+            processor.buildMatte(depth: depth.view, unitMM: 1, colour: color.view)
             let middle = MonotonicClock.nowNanoseconds()
             processor.compose(camera: color.view, background: background.view, into: output.view)
             let end = MonotonicClock.nowNanoseconds()

@@ -41,7 +41,7 @@ struct ContactSheet {
         let small = PixelBuffer(format: .xrgb8888, size: thumbnail)
         for (place, frame) in frameIndices.enumerated() {
             scene.render(frame: frame, color: color.view, depth: depth.view, truth: nil)
-            processor.buildMatte(depth: depth.view, unitMM: 1)
+            processor.buildMatte(depth: depth.view, unitMM: 1, colour: color.view)
             processor.compose(camera: color.view, background: backdrops.view(at: place % backdrops.count),
                               into: composite.view)
             let x = (place % Self.columnsOfPairs) * 2 * thumbnail.width

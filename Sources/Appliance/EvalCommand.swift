@@ -57,7 +57,7 @@ enum EvalCommand {
             } catch {
                 throw .invalidInput("truth for frame \(frame): \(error.message)")
             }
-            processor.buildMatte(depth: depth.view, unitMM: recording.unitMM)
+            processor.buildMatte(depth: depth.view, unitMM: recording.unitMM, colour: color.view)
             evaluation.add(alpha: processor.alphaView, truth: truth.view)
             if let matteDirectory {
                 do throws(ImageError) {

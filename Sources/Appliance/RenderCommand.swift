@@ -58,7 +58,7 @@ enum RenderCommand {
             } catch {
                 throw .invalidInput(error.message)
             }
-            processor.buildMatte(depth: depth.view, unitMM: recording.unitMM)
+            processor.buildMatte(depth: depth.view, unitMM: recording.unitMM, colour: color.view)
             processor.compose(camera: color.view, background: background.view, into: output.view)
             do throws(ImageError) {
                 try PNGEncoder.write(output.view, to: PNGSequenceSink.framePath(directory: outDirectory, index: frame))

@@ -11,6 +11,7 @@ final class AlphaFeather {
 
     let workSize: FrameSize
     let alphaSize: FrameSize
+    private let grid: NearestGrid
     private let columnMap: UnsafeMutablePointer<Int32>
     private let rowMap: UnsafeMutablePointer<Int32>
     private let identityColumns: Bool
@@ -28,14 +29,9 @@ final class AlphaFeather {
     init(workSize: FrameSize, alphaSize: FrameSize) {
         self.workSize = workSize
         self.alphaSize = alphaSize
-        columnMap = .allocate(capacity: alphaSize.width)
-        rowMap = .allocate(capacity: alphaSize.height)
-        for x in 0..<alphaSize.width {
-            columnMap[x] = Int32(min(workSize.width - 1, (2 * x + 1) * workSize.width / (2 * alphaSize.width)))
-        }
-        for y in 0..<alphaSize.height {
-            rowMap[y] = Int32(min(workSize.height - 1, (2 * y + 1) * workSize.height / (2 * alphaSize.height)))
-        }
+        grid = NearestGrid(from: workSize, to: alphaSize)
+        columnMap = grid.columns
+        rowMap = grid.rows
         identityColumns = workSize.width == alphaSize.width
         horizontal = .allocate(capacity: workSize.height * alphaSize.width + Self.lanes)
         horizontal.initialize(repeating: 0, count: workSize.height * alphaSize.width + Self.lanes)
@@ -53,8 +49,6 @@ final class AlphaFeather {
     }
 
     deinit {
-        columnMap.deallocate()
-        rowMap.deallocate()
         horizontal.deallocate()
         paddedRow.deallocate()
         columnSums.deallocate()

@@ -17,7 +17,9 @@ import Frames
 ///  3. class map: foreground / background / hole;
 ///  4. components on runs (RunLabeller): holes inside the subject filled, specks dropped;
 ///  5. temporal smoothing, only where depth is steady, so a moving subject is not smeared;
-///  6. nearest-neighbour upscale and box feather (AlphaFeather).
+///  6. with a colour frame, up to colour resolution and the edges and shadow strips decided by
+///     colour (ColourEdges), then a box feather there; without, nearest-neighbour upscale and box
+///     feather (AlphaFeather).
 /// Thresholds are converted to raw depth units once per frame, so no per-pixel unit multiply.
 public final class MatteEngine {
     public private(set) var parameters: MatteParameters
@@ -32,6 +34,7 @@ public final class MatteEngine {
     private let classes: UnsafeMutablePointer<UInt8>
     private let mask: UnsafeMutablePointer<UInt8>
     private let softAlpha: UnsafeMutablePointer<UInt8>
+    private let resample: NearestGrid
     private let resampleColumns: UnsafeMutablePointer<Int32>
     private let resampleRows: UnsafeMutablePointer<Int32>
     /// Projection: per depth column / row, the ray's x/z and y/z.
@@ -49,6 +52,9 @@ public final class MatteEngine {
     private let gridPixelMM: Float
     private let tracker = SubjectTracker()
     private let feather: AlphaFeather
+    /// With a colour frame: the edges decided by colour at colour resolution, then feathered there.
+    private let edges: ColourEdges
+    private let colourFeather: AlphaFeather
     private let directDepth: Bool
 
     private var hasPrevious = false
@@ -87,14 +93,9 @@ public final class MatteEngine {
         mask.initialize(repeating: 0, count: pixels + 16)
         softAlpha = .allocate(capacity: pixels + 16)
         softAlpha.initialize(repeating: 0, count: pixels + 16)
-        resampleColumns = .allocate(capacity: workSize.width)
-        resampleRows = .allocate(capacity: workSize.height)
-        for x in 0..<workSize.width {
-            resampleColumns[x] = Int32(min(depthSize.width - 1, (2 * x + 1) * depthSize.width / (2 * workSize.width)))
-        }
-        for y in 0..<workSize.height {
-            resampleRows[y] = Int32(min(depthSize.height - 1, (2 * y + 1) * depthSize.height / (2 * workSize.height)))
-        }
+        resample = NearestGrid(from: depthSize, to: workSize)
+        resampleColumns = resample.columns
+        resampleRows = resample.rows
         rayX = .allocate(capacity: depthSize.width)
         rayY = .allocate(capacity: depthSize.height)
         let depthCamera = projection?.depth ?? DepthProjection.Pinhole(fx: 1, fy: 1, cx: 0, cy: 0)
@@ -112,6 +113,8 @@ public final class MatteEngine {
         for v in 0..<workSize.height { gridRayY[v] = (Float(v) - grid.cy) / grid.fy }
         gridPixelMM = 1000 / grid.fx
         feather = AlphaFeather(workSize: workSize, alphaSize: alphaSize)
+        edges = ColourEdges(workSize: workSize, alphaSize: alphaSize)
+        colourFeather = AlphaFeather(workSize: alphaSize, alphaSize: alphaSize)
     }
 
     deinit {
@@ -120,8 +123,6 @@ public final class MatteEngine {
         classes.deallocate()
         mask.deallocate()
         softAlpha.deallocate()
-        resampleColumns.deallocate()
-        resampleRows.deallocate()
         rayX.deallocate()
         rayY.deallocate()
         gridRayX.deallocate()
@@ -165,8 +166,10 @@ public final class MatteEngine {
     }
 
     /// One frame: `depth` is .z16 of `depthSize`, raw values times `unitMM` are millimetres,
-    /// 0 = no reading. `alpha` is .alpha8 of `alphaSize`.
-    public func process(depth: ImageView, unitMM: Float, into alpha: ImageView) {
+    /// 0 = no reading. `alpha` is .alpha8 of `alphaSize`. `colour`, the camera's frame of
+    /// `alphaSize` the depth goes with (YUYV, NV12 or an RGB format), lets colour decide the
+    /// edges and the sensor's shadow strips (ColourEdges); without it the matte is depth alone.
+    public func process(depth: ImageView, unitMM: Float, colour: ImageView? = nil, into alpha: ImageView) {
         precondition(depth.format == .z16 && depth.size == depthSize && depth.bytesPerRow % 2 == 0,
                      "matte: depth view does not match the engine")
         precondition(alpha.format == .alpha8 && alpha.size == alphaSize, "matte: alpha view does not match the engine")
@@ -189,7 +192,13 @@ public final class MatteEngine {
             maskPerPixel()
         }
         smoothTemporally(depth: workDepth, stride: stride, unit: unit)
-        feather.run(source: softAlpha, radius: parameters.featherPixels, into: alpha)
+        if let colour, colour.size == alphaSize {
+            edges.run(soft: softAlpha, classes: classes, colour: colour)
+            colourFeather.run(source: edges.plane, radius: parameters.featherPixels, into: alpha)
+            edges.restoreDecided(into: alpha)
+        } else {
+            feather.run(source: softAlpha, radius: parameters.featherPixels, into: alpha)
+        }
     }
 
     // MARK: stage 1

@@ -73,9 +73,10 @@ public final class FrameProcessor {
     }
 
     /// Builds the matte for `depth` (single thread: speck removal and the subject search need
-    /// the whole frame).
-    public func buildMatte(depth: ImageView, unitMM: Float) {
-        matte.process(depth: depth, unitMM: unitMM, into: alpha.view)
+    /// the whole frame). `colour`, the camera frame the depth goes with, lets colour decide the
+    /// edges and the sensor's shadow strips; nil builds it from depth alone.
+    public func buildMatte(depth: ImageView, unitMM: Float, colour: ImageView? = nil) {
+        matte.process(depth: depth, unitMM: unitMM, colour: colour, into: alpha.view)
     }
 
     /// Composes the current matte and `camera` over `background` into `output`, in bands, with

@@ -382,7 +382,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
                 applied = job.generation.number
             }
             let matteStart = MonotonicClock.nowNanoseconds()
-            processor.buildMatte(depth: job.depth, unitMM: job.depthUnitMM)
+            processor.buildMatte(depth: job.depth, unitMM: job.depthUnitMM, colour: job.color)
             let composeStart = MonotonicClock.nowNanoseconds()
             processor.compose(camera: job.color, background: job.generation.backdrop, into: job.output)
             let composeEnd = MonotonicClock.nowNanoseconds()

@@ -1,6 +1,7 @@
 import Foundation
 import Frames
 import Matte
+import Scenes
 import Testing
 
 /// The default matte on a real Kinect v1 frame (../shared/data/rgbd/pcl_five_people: five people
@@ -72,7 +73,14 @@ import Testing
         let parameters = MatteParameters()
         #expect(parameters.mode == .auto)
         let engine = MatteEngine(parameters: parameters, depthSize: size, alphaSize: alphaSize)
-        engine.process(depth: depth.view, unitMM: 1, into: alpha.view)
+        // At the frame's own size with its colour image (colour-guided edges and shadow strips,
+        // as the booth runs); at the larger size depth alone (no colour image of that size).
+        let colour = PixelBuffer(format: .rgb24, size: size)
+        if !colourSized {
+            let recording = try Recording.open(Self.folder)
+            try recording.load(frame: 0, color: colour.view, depth: depth.view)
+        }
+        engine.process(depth: depth.view, unitMM: 1, colour: colourSized ? nil : colour.view, into: alpha.view)
         let scale = alphaSize.width / size.width
         func scaled(_ r: Region) -> Region {
             Region(name: r.name, x: (r.x.lowerBound * scale)..<(r.x.upperBound * scale),

@@ -1,0 +1,328 @@
+import Frames
+
+/// Colour-guided edges: the depth matte, brought up to colour resolution, is re-decided by the
+/// colour image where depth is least sure, so the edge follows clothes, hands and hair rather than
+/// the coarser, noisier depth grid, and the strip beside a depth edge that the sensor cannot see
+/// (the emitter's or the other camera's occlusion shadow: no reading) goes with whichever side it
+/// looks like.
+///
+/// Uncertain: colour pixels within `reach` of a change of the upscaled matte, and the whole of a
+/// short hole run (at most `stripLength` work pixels along the row: a shadow is a horizontal
+/// strip, the baseline being horizontal) that borders the subject. Each uncertain pixel looks
+/// along its row and column for the nearest sure pixels, up to `lookout` away; their colours give
+/// a subject colour F and a background colour B, and the pixel's colour I is placed on the line
+/// between them: alpha = (I - B).(F - B) / |F - B|^2. Where F and B are alike (a shirt before a
+/// poster of its colour) or I lies far off their line (a third colour), colour says nothing and
+/// the depth matte stays. The sure pixels are never changed, so holes inside a person that the
+/// labeller filled stay filled and those reaching the background stay out.
+///
+/// A closed-form or guided-filter matte would be smoother; this local two-colour model is the
+/// part of them that fits the frame budget (only edge pixels are visited, each reading a few
+/// dozen neighbours). Planes are allocated in init; `run` allocates nothing. Not thread-safe.
+final class ColourEdges {
+    let workSize: FrameSize
+    let alphaSize: FrameSize
+    /// Colour pixels either side of a matte change that colour decides.
+    let reach: Int
+    /// Longest hole run, in work pixels, taken as a shadow strip.
+    let stripLength: Int
+    /// How far an uncertain pixel looks for sure ones, colour pixels.
+    let lookout: Int
+    /// The matte at colour resolution, refined; what the feather reads.
+    let plane: UnsafeMutablePointer<UInt8>
+    private let uncertain: UnsafeMutablePointer<UInt8>
+    private let grid: NearestGrid
+    private let columnMap: UnsafeMutablePointer<Int32>
+    private let rowMap: UnsafeMutablePointer<Int32>
+    /// Per work column (and one past the last), the first colour column mapped to it or beyond.
+    private let firstColumn: UnsafeMutablePointer<Int32>
+    /// Mark of an uncertain pixel colour has decided: the feather leaves it as colour said, since
+    /// blurring it again would spread the subject's alpha over background colour (the rim).
+    static let decided: UInt8 = 2
+    /// |F - B|^2 below this (in 8-bit colour units squared) leaves the depth matte.
+    static let minimumContrast: Int = 24 * 24
+
+    init(workSize: FrameSize, alphaSize: FrameSize) {
+        self.workSize = workSize
+        self.alphaSize = alphaSize
+        let scale = max(1, (alphaSize.width + workSize.width - 1) / workSize.width)
+        reach = 2 + scale
+        stripLength = max(4, workSize.width / 26)
+        lookout = reach + stripLength * scale + 2
+        let pixels = alphaSize.pixelCount + 16
+        plane = .allocate(capacity: pixels)
+        plane.initialize(repeating: 0, count: pixels)
+        uncertain = .allocate(capacity: pixels)
+        uncertain.initialize(repeating: 0, count: pixels)
+        grid = NearestGrid(from: workSize, to: alphaSize)
+        columnMap = grid.columns
+        rowMap = grid.rows
+        firstColumn = .allocate(capacity: workSize.width + 1)
+        var x = 0
+        for w in 0...workSize.width {
+            while x < alphaSize.width && Int(columnMap[x]) < w { x += 1 }
+            firstColumn[w] = Int32(x)
+        }
+    }
+
+    deinit {
+        plane.deallocate()
+        uncertain.deallocate()
+        firstColumn.deallocate()
+    }
+
+    /// After the feather: puts back the alpha colour decided (see `decided`).
+    @inline(never)
+    func restoreDecided(into alpha: ImageView) {
+        let width = alphaSize.width
+        let marks = UnsafeRawPointer(uncertain)
+        for y in 0..<alphaSize.height {
+            let out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
+            var x = 0
+            while x < width {
+                if x + 8 <= width && marks.loadUnaligned(fromByteOffset: y * width + x, as: UInt64.self) == 0 {
+                    x += 8
+                    continue
+                }
+                if uncertain[y * width + x] == Self.decided { out[x] = plane[y * width + x] }
+                x += 1
+            }
+        }
+    }
+
+    /// `soft` is the work-size matte (0...255), `classes` the work-size class map (holes marked
+    /// RunLabeller.hole), `colour` the colour frame of alphaSize. Leaves the result in `plane`.
+    func run(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>, colour: ImageView) {
+        upscale(soft)
+        markChanges()
+        markStrips(soft: soft, classes: classes)
+        decide(ColourProbe(colour))
+    }
+
+    @inline(never)
+    private func upscale(_ soft: UnsafePointer<UInt8>) {
+        let width = alphaSize.width
+        let identity = workSize.width == width
+        for y in 0..<alphaSize.height {
+            let from = soft + Int(rowMap[y]) * workSize.width
+            let to = plane + y * width
+            if identity {
+                to.update(from: from, count: width)
+            } else {
+                for x in 0..<width { to[x] = from[Int(columnMap[x])] }
+            }
+        }
+        uncertain.update(repeating: 0, count: alphaSize.pixelCount)
+    }
+
+    /// Marks `reach` pixels either side of every change along rows and along columns.
+    @inline(never)
+    private func markChanges() {
+        let width = alphaSize.width
+        let height = alphaSize.height
+        for y in 0..<height {
+            let row = UnsafePointer(plane + y * width)
+            let marks = uncertain + y * width
+            var x = 0
+            while true {
+                let change = RunLabeller.runEnd(row: row, from: x, width: width, value: row[x])
+                if change >= width { break }
+                let first = max(0, change - reach)
+                let last = min(width, change + reach)
+                (marks + first).update(repeating: 1, count: last - first)
+                x = change
+            }
+            guard y > 0 else { continue }
+            let above = UnsafeRawPointer(plane + (y - 1) * width)
+            let here = UnsafeRawPointer(row)
+            var c = 0
+            while c < width {
+                if c + 8 <= width && above.loadUnaligned(fromByteOffset: c, as: UInt64.self)
+                    == here.loadUnaligned(fromByteOffset: c, as: UInt64.self) {
+                    c += 8
+                    continue
+                }
+                if row[c] != plane[(y - 1) * width + c] {
+                    for yy in max(0, y - reach)..<min(height, y + reach) { uncertain[yy * width + c] = 1 }
+                }
+                c += 1
+            }
+        }
+    }
+
+    /// Hole runs of at most `stripLength` work pixels with the subject at one end.
+    @inline(never)
+    private func markStrips(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
+        let workWidth = workSize.width
+        var lastRow = -1
+        for y in 0..<alphaSize.height {
+            let wy = Int(rowMap[y])
+            let marks = uncertain + y * alphaSize.width
+            // Rows of the colour image that share a work row share its strips.
+            if wy == lastRow {
+                (marks).update(from: marks - alphaSize.width, count: alphaSize.width)
+                continue
+            }
+            lastRow = wy
+            let row = classes + wy * workWidth
+            let matte = soft + wy * workWidth
+            var x = 0
+            while x < workWidth {
+                let value = row[x]
+                let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: value)
+                if value == RunLabeller.hole && end - x <= stripLength
+                    && ((x > 0 && matte[x - 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
+                    let first = Int(firstColumn[x])
+                    let last = Int(firstColumn[end])
+                    if first < last { (marks + first).update(repeating: 1, count: last - first) }
+                }
+                x = end
+            }
+        }
+    }
+
+    /// Row by row, run by run of uncertain pixels: the sure pixels just left and right of a run
+    /// serve every pixel of it (read once); a pixel looks up and down only when those two do
+    /// not already give one subject and one background colour.
+    @inline(never)
+    private func decide(_ probe: ColourProbe) {
+        let width = alphaSize.width
+        let marks = UnsafeRawPointer(uncertain)
+        for y in 0..<alphaSize.height {
+            let rowMarks = uncertain + y * width
+            let row = plane + y * width
+            var x = 0
+            while x < width {
+                if x + 8 <= width && marks.loadUnaligned(fromByteOffset: y * width + x, as: UInt64.self) == 0 {
+                    x += 8
+                    continue
+                }
+                if rowMarks[x] == 0 {
+                    x += 1
+                    continue
+                }
+                var end = x + 1
+                while end < width && rowMarks[end] != 0 { end += 1 }
+                var left = Sample()
+                if x > 0 { left = Sample(subject: row[x - 1] >= 128, colour: probe.colour(x: x - 1, y: y)) }
+                var right = Sample()
+                if end < width { right = Sample(subject: row[end] >= 128, colour: probe.colour(x: end, y: y)) }
+                for p in x..<end {
+                    var references = References()
+                    if x > 0 && p - x < lookout { references.add(left) }
+                    if end < width && end - p <= lookout { references.add(right) }
+                    if !references.both {
+                        references.add(vertical(x: p, y: y, step: -1, probe))
+                        references.add(vertical(x: p, y: y, step: 1, probe))
+                    }
+                    decide(x: p, y: y, references, probe)
+                }
+                x = end
+            }
+        }
+    }
+
+    /// The nearest sure pixel up (step -1) or down (step 1) from (x, y), within `lookout`.
+    @inline(__always)
+    private func vertical(x: Int, y: Int, step: Int, _ probe: ColourProbe) -> Sample {
+        let width = alphaSize.width
+        var sy = y
+        for _ in 0..<lookout {
+            sy += step
+            if sy < 0 || sy >= alphaSize.height { break }
+            let index = sy * width + x
+            if uncertain[index] != 0 { continue }
+            return Sample(subject: plane[index] >= 128, colour: probe.colour(x: x, y: sy))
+        }
+        return Sample()
+    }
+
+    @inline(__always)
+    private func decide(x: Int, y: Int, _ references: References, _ probe: ColourProbe) {
+        guard references.both else { return }
+        let width = alphaSize.width
+        let f = references.subject / SIMD3<Int32>(repeating: references.subjectCount)
+        let b = references.ground / SIMD3<Int32>(repeating: references.groundCount)
+        let d = f &- b
+        let contrast = Int((d &* d).wrappedSum())
+        guard contrast >= Self.minimumContrast else { return }
+        let e = probe.colour(x: x, y: y) &- b
+        let along = Int((e &* d).wrappedSum())
+        let length = Int((e &* e).wrappedSum())
+        // Squared distance from the F-B line, times |F - B|^2: far off it, colour says nothing.
+        let off = length * contrast - along * along
+        guard off <= contrast * contrast else { return }
+        let alpha = min(255, max(0, (along * 255 + contrast / 2) / contrast))
+        plane[y * width + x] = UInt8(alpha)
+        uncertain[y * width + x] = Self.decided
+    }
+
+    /// A sure pixel's side and colour; `found` false when there was none in reach.
+    private struct Sample {
+        var found = false
+        var subject = false
+        var colour = SIMD3<Int32>(0, 0, 0)
+
+        init() {}
+        init(subject: Bool, colour: SIMD3<Int32>) {
+            found = true
+            self.subject = subject
+            self.colour = colour
+        }
+    }
+
+    /// Sums of the subject's and the background's sample colours.
+    private struct References {
+        var subject = SIMD3<Int32>(0, 0, 0)
+        var subjectCount: Int32 = 0
+        var ground = SIMD3<Int32>(0, 0, 0)
+        var groundCount: Int32 = 0
+
+        var both: Bool { subjectCount > 0 && groundCount > 0 }
+
+        @inline(__always)
+        mutating func add(_ sample: Sample) {
+            guard sample.found else { return }
+            if sample.subject {
+                subject &+= sample.colour
+                subjectCount += 1
+            } else {
+                ground &+= sample.colour
+                groundCount += 1
+            }
+        }
+    }
+}
+
+/// Reads one pixel of a colour frame as three 8-bit channels: Y, U, V for YUYV and NV12 (as the
+/// camera gives them, no conversion), R, G, B for the RGB formats. Colour distances in either
+/// space are good enough to tell a subject from what is behind it.
+struct ColourProbe {
+    let view: ImageView
+
+    init(_ view: ImageView) { self.view = view }
+
+    @inline(__always)
+    func colour(x: Int, y: Int) -> SIMD3<Int32> {
+        let row = view.row(y).assumingMemoryBound(to: UInt8.self)
+        switch view.format {
+        case .yuyv:
+            let pair = row + 4 * (x >> 1)
+            return SIMD3<Int32>(Int32(row[2 * x]), Int32(pair[1]), Int32(pair[3]))
+        case .nv12:
+            guard let chroma = view.chromaPlane else { return SIMD3<Int32>(Int32(row[x]), 128, 128) }
+            let line = (chroma + (y >> 1) * view.bytesPerRow).assumingMemoryBound(to: UInt8.self) + 2 * (x >> 1)
+            return SIMD3<Int32>(Int32(row[x]), Int32(line[0]), Int32(line[1]))
+        case .rgb24:
+            let p = row + 3 * x
+            return SIMD3<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]))
+        case .xrgb8888, .argb8888:
+            // Little-endian B, G, R, A in memory.
+            let p = row + 4 * x
+            return SIMD3<Int32>(Int32(p[2]), Int32(p[1]), Int32(p[0]))
+        case .z16, .alpha8:
+            let value = Int32(row[x])
+            return SIMD3<Int32>(value, value, value)
+        }
+    }
+}
