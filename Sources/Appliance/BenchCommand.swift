@@ -6,69 +6,99 @@ import Pipeline
 import Scenes
 import Settings
 
-/// `backdrop bench`: ns per output pixel for each stage, and memcpy of the bytes the frame path
-/// reads and writes, measured in the same run so the ratio means something on a noisy machine.
+/// `backdrop bench`: ns per output pixel for each stage of each case a box runs (a camera smaller
+/// than the TV, or equal to it; the CPU blend or the overlay layer; one worker and all), and
+/// memcpy of the bytes that case must move (see `BenchCase`), measured in the same run, frame by
+/// frame, so the ratio means something on a noisy machine.
 enum BenchCommand {
-    /// Per output pixel the frame path reads depth (2 B), YUYV colour (2 B) and the backdrop
-    /// (4 B), and writes the XRGB8888 output (4 B). memcpy copies that many bytes.
-    static let bytesPerPixel = 12
-
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--size", "--frames", "--backgrounds", "--depth"], flags: ["--json"])
+        let options = try CommandOptions.parse(arguments, valued: ["--size", "--camera", "--frames", "--backgrounds", "--depth", "--mode"],
+                                               flags: ["--json"])
         _ = try options.positionals(0, names: "")
         if let directory = options.value("--backgrounds") {
             let size = try options.size("--size") ?? FrameSize(width: 1920, height: 1080)
             return StandardOutput.line(try BackdropSwitchBench.run(directory: directory, size: size))
         }
         let frames = try options.integer("--frames", default: 60, range: 1...10_000)
-        let sizes = try options.size("--size").map { [$0] }
-            ?? [FrameSize(width: 1280, height: 720), FrameSize(width: 1920, height: 1080)]
+        let cases = try selectCases(options)
         let allWorkers = max(1, Int(bk_online_cpus()))
-        // --depth: the depth camera's size, e.g. 640x480 under a 1080p output (default: the output size).
-        let depthSize = try options.size("--depth")
-        for size in sizes {
-            let single = try measure(size: size, frames: frames, workers: 1, depthSize: depthSize)
-            let all = try measure(size: size, frames: frames, workers: allWorkers, depthSize: depthSize)
+        for benchCase in cases {
+            let single = try measure(benchCase, frames: frames, workers: 1)
+            let all = try measure(benchCase, frames: frames, workers: allWorkers)
             if options.has("--json") {
-                StandardOutput.line(json(size: size, single: single, all: all, workers: allWorkers))
+                StandardOutput.line(json(benchCase, single: single, all: all, workers: allWorkers))
             } else {
-                StandardOutput.line(text(size: size, single: single, all: all, workers: allWorkers))
+                StandardOutput.line(text(benchCase, single: single, all: all, workers: allWorkers))
             }
         }
+    }
+
+    /// Without options: the box cameras under a 1920x1080 output, 1920x1080 and 1280x720 at equal
+    /// sizes, each in both modes. --size picks the output (the box cameras under it and the equal
+    /// case), --camera one camera, --depth the depth size (default: the camera's), --mode one mode.
+    static func selectCases(_ options: CommandOptions) throws(CommandFailure) -> [BenchCase] {
+        let modes: [BenchCase.Mode]
+        switch options.value("--mode") {
+        case nil: modes = [.frame, .layer]
+        case "frame": modes = [.frame]
+        case "layer": modes = [.layer]
+        case let other?: throw .invalidInput("--mode \(other): expected frame (the CPU blend) or layer (the overlay plane's camera layer)")
+        }
+        let size = try options.size("--size")
+        let camera = try options.size("--camera")
+        let depth = try options.size("--depth")
+        var pairs: [(camera: FrameSize, output: FrameSize)] = []
+        if let camera {
+            pairs = [(camera, size ?? FrameSize(width: 1920, height: 1080))]
+        } else if let size {
+            pairs = BenchCase.cameras(under: size).map { ($0, size) }
+        } else {
+            let fullHD = FrameSize(width: 1920, height: 1080)
+            let hd = FrameSize(width: 1280, height: 720)
+            pairs = BenchCase.cameras(under: fullHD).map { ($0, fullHD) } + [(hd, hd)]
+        }
+        var cases: [BenchCase] = []
+        for pair in pairs {
+            for mode in modes {
+                cases.append(BenchCase(camera: pair.camera, depth: depth ?? pair.camera, output: pair.output, mode: mode))
+            }
+        }
+        return cases
     }
 
     struct StageFigures {
         var matte: Double
         var compose: Double
-        /// memcpy of the same bytes, timed in the same loop, frame by frame, so a busy machine
-        /// slows both sides of the ratio alike.
+        /// memcpy of the case's floor bytes, timed in the same loop, frame by frame, so a busy
+        /// machine slows both sides of the ratio alike.
         var memcpy: Double
         var pipeline: Double { matte + compose }
     }
 
-    /// Median per-frame ns/px of each stage over `frames` frames of the synthetic scene, camera
-    /// at the output size (the heaviest case: no downscale).
     private static func memory(_ byteCount: Int) throws(CommandFailure) -> AlignedBuffer {
         do throws(SystemError) { return try AlignedBuffer(byteCount: byteCount) } catch { throw .runtime(error.message) }
     }
 
-    static func measure(size: FrameSize, frames: Int, workers: Int, depthSize: FrameSize? = nil) throws(CommandFailure) -> StageFigures {
-        let depthSize = depthSize ?? size
-        let scene = SyntheticScene(seed: 7, colourSize: size, depthSize: depthSize)
-        let color = PixelBuffer(format: .yuyv, size: size)
-        let depth = PixelBuffer(format: .z16, size: depthSize)
-        let background = PixelBuffer(format: .xrgb8888, size: size)
-        let output = PixelBuffer(format: .xrgb8888, size: size)
+    /// Median per-frame ns per output pixel of each stage over `frames` frames of the synthetic
+    /// scene.
+    static func measure(_ benchCase: BenchCase, frames: Int, workers: Int) throws(CommandFailure) -> StageFigures {
+        let scene = SyntheticScene(seed: 7, colourSize: benchCase.camera, depthSize: benchCase.depth)
+        let color = PixelBuffer(format: .yuyv, size: benchCase.camera)
+        let depth = PixelBuffer(format: .z16, size: benchCase.depth)
+        let background = PixelBuffer(format: .xrgb8888, size: benchCase.output)
+        let output = PixelBuffer(format: benchCase.mode == .frame ? .xrgb8888 : .argb8888, size: benchCase.output)
         scene.render(frame: 0, color: color.view, depth: depth.view, truth: nil)
         fillBackground(background.view)
         let assembly = PipelineAssembly(.init(), workersOverride: workers)
-        let processor = try assembly.makeProcessor(colorFormat: .yuyv, colorSize: size, depthSize: depthSize, outputSize: size,
-                                                   fit: .fill, matte: MatteParameters(), projection: nil)
+        let processor = try assembly.makeProcessor(colorFormat: .yuyv, colorSize: benchCase.camera, depthSize: benchCase.depth,
+                                                   outputSize: benchCase.output, fit: .fill, matte: MatteParameters(),
+                                                   projection: nil)
         defer { processor.stop() }
+        if benchCase.mode == .layer { processor.setOutputMode(.layer(premultiplied: true)) }
         var matteTimes: [UInt64] = []
         var composeTimes: [UInt64] = []
         var copyTimes: [UInt64] = []
-        let copyBytes = size.pixelCount * bytesPerPixel
+        let copyBytes = benchCase.floorCopyBytes
         let copySource = try memory(copyBytes)
         let copyDestination = try memory(copyBytes)
         copySource.base.initializeMemory(as: UInt8.self, repeating: 7, count: copyBytes)
@@ -87,7 +117,7 @@ enum BenchCommand {
                 copyTimes.append(copied - end)
             }
         }
-        let pixels = Double(size.pixelCount)
+        let pixels = Double(benchCase.output.pixelCount)
         return StageFigures(matte: Double(median(matteTimes)) / pixels, compose: Double(median(composeTimes)) / pixels,
                             memcpy: Double(median(copyTimes)) / pixels)
     }
@@ -106,25 +136,48 @@ enum BenchCommand {
         }
     }
 
-    static func json(size: FrameSize, single: StageFigures, all: StageFigures, workers: Int) -> String {
-        "{\"size\": \"\(size.description)\", \"threads\": 1, "
-            + "\"stages\": {\"matte\": \(decimal(single.matte)), \"compose\": \(decimal(single.compose))}, "
-            + "\"pipeline_ns_per_px\": \(decimal(single.pipeline)), \"memcpy_ns_per_px\": \(decimal(single.memcpy)), "
-            + "\"memcpy_bytes_per_px\": \(bytesPerPixel), "
-            + "\"ratio_to_memcpy\": \(decimal(single.pipeline / single.memcpy)), "
-            + "\"all_workers\": {\"threads\": \(workers), "
-            + "\"stages\": {\"matte\": \(decimal(all.matte)), \"compose\": \(decimal(all.compose))}, "
-            + "\"pipeline_ns_per_px\": \(decimal(all.pipeline)), \"memcpy_ns_per_px\": \(decimal(all.memcpy)), "
-            + "\"ratio_to_memcpy\": \(decimal(all.pipeline / all.memcpy))}}"
+    /// A stage's time against the floor's measured rate applied to the stage's own bytes.
+    static func stageRatio(_ nanoseconds: Double, bytes: Int, _ benchCase: BenchCase, _ figures: StageFigures) -> Double {
+        let floor = figures.memcpy * Double(bytes) / Double(benchCase.trafficBytes)
+        return floor > 0 ? nanoseconds / floor : 0
     }
 
-    static func text(size: FrameSize, single: StageFigures, all: StageFigures, workers: Int) -> String {
-        "\(size.description): memcpy of \(bytesPerPixel) B/px \(decimal(single.memcpy)) ns/px\n"
-            + "  1 thread:   matte \(decimal(single.matte)), compose \(decimal(single.compose)), "
-            + "pipeline \(decimal(single.pipeline)) ns/px = \(decimal(single.pipeline / single.memcpy)) x memcpy\n"
-            + "  \(workers) threads: matte \(decimal(all.matte)), compose \(decimal(all.compose)), "
-            + "pipeline \(decimal(all.pipeline)) ns/px = \(decimal(all.pipeline / all.memcpy)) x memcpy"
+    static func jsonFigures(_ benchCase: BenchCase, _ figures: StageFigures, threads: Int) -> String {
+        "\"threads\": \(threads), "
+            + "\"stages\": {\"matte\": \(decimal(figures.matte)), \"compose\": \(decimal(figures.compose))}, "
+            + "\"stage_ratio_to_memcpy\": {\"matte\": \(decimal(stageRatio(figures.matte, bytes: benchCase.matteBytes, benchCase, figures))), "
+            + "\"compose\": \(decimal(stageRatio(figures.compose, bytes: benchCase.composeBytes, benchCase, figures)))}, "
+            + "\"pipeline_ns_per_px\": \(decimal(figures.pipeline)), \"memcpy_ns_per_px\": \(decimal(figures.memcpy)), "
+            + "\"ratio_to_memcpy\": \(decimal(figures.pipeline / figures.memcpy))"
     }
+
+    static func json(_ benchCase: BenchCase, single: StageFigures, all: StageFigures, workers: Int) -> String {
+        let pixels = Double(benchCase.output.pixelCount)
+        return "{\"size\": \"\(benchCase.output.description)\", \"camera\": \"\(benchCase.camera.description)\", "
+            + "\"depth\": \"\(benchCase.depth.description)\", \"mode\": \"\(benchCase.mode.name)\", "
+            + "\"bytes_per_frame\": \(benchCase.trafficBytes), "
+            + "\"stage_bytes_per_frame\": {\"matte\": \(benchCase.matteBytes), \"compose\": \(benchCase.composeBytes)}, "
+            + "\"memcpy_bytes_per_px\": \(decimal(Double(benchCase.floorCopyBytes) / pixels)), "
+            + jsonFigures(benchCase, single, threads: 1) + ", "
+            + "\"all_workers\": {" + jsonFigures(benchCase, all, threads: workers) + "}}"
+    }
+
+    static func textFigures(_ benchCase: BenchCase, _ figures: StageFigures, threads: Int) -> String {
+        let label = threads == 1 ? "1 thread: " : "\(threads) threads:"
+        return "  \(label) matte \(decimal(figures.matte)) (\(decimal(stageRatio(figures.matte, bytes: benchCase.matteBytes, benchCase, figures)))x), "
+            + "compose \(decimal(figures.compose)) (\(decimal(stageRatio(figures.compose, bytes: benchCase.composeBytes, benchCase, figures)))x), "
+            + "pipeline \(decimal(figures.pipeline)) ns/px = \(decimal(figures.pipeline / figures.memcpy)) x memcpy"
+    }
+
+    static func text(_ benchCase: BenchCase, single: StageFigures, all: StageFigures, workers: Int) -> String {
+        let pixels = Double(benchCase.output.pixelCount)
+        return "\(benchCase.title): moves \(megabytes(benchCase.trafficBytes)) MB/frame "
+            + "(matte \(megabytes(benchCase.matteBytes)), compose \(megabytes(benchCase.composeBytes))); "
+            + "memcpy of \(decimal(Double(benchCase.floorCopyBytes) / pixels)) B/px \(decimal(single.memcpy)) ns/px\n"
+            + textFigures(benchCase, single, threads: 1) + "\n" + textFigures(benchCase, all, threads: workers)
+    }
+
+    static func megabytes(_ bytes: Int) -> String { decimal(Double(bytes) / 1_000_000) }
 
     /// Three decimals without Foundation's formatter (not available in Embedded Swift).
     static func decimal(_ value: Double) -> String {

@@ -1,0 +1,63 @@
+import Frames
+
+/// One configuration `backdrop bench` times: a camera size, a depth size, an output size and what
+/// compose writes. Also the traffic model its floor is measured against.
+///
+/// The floor is what the case must move however it is written: per frame it reads the camera's
+/// colour (YUYV, 2 B/px at camera size) and depth (Z16, 2 B/px at depth size), the backdrop
+/// (XRGB8888, 4 B/px at output size; the CPU-blend path only) and writes the output (4 B/px at
+/// output size). memcpy reads and writes the bytes it copies, so the floor copies half the case's
+/// traffic: the same bytes moved, not twice them. The alpha plane between matte and compose is
+/// not in the floor: a one-pass design need not store it.
+struct BenchCase {
+    enum Mode: Equatable {
+        /// The CPU blends the camera over the backdrop into a finished XRGB8888 frame.
+        case frame
+        /// The camera layer only (premultiplied ARGB8888) for a display plane over the backdrop
+        /// plane; the display does the blend, so the backdrop is not read.
+        case layer
+
+        var name: String { self == .frame ? "frame" : "layer" }
+        var label: String { self == .frame ? "CPU blend" : "overlay layer" }
+    }
+
+    let camera: FrameSize
+    let depth: FrameSize
+    let output: FrameSize
+    let mode: Mode
+
+    static let colourBytesPerPixel = 2  // YUYV
+    static let depthBytesPerPixel = 2  // Z16
+    static let outputBytesPerPixel = 4  // XRGB8888 / ARGB8888
+
+    /// The cameras a box really has; under a larger output they are upscaled by compose.
+    static let boxCameras = [FrameSize(width: 640, height: 480), FrameSize(width: 848, height: 480),
+                             FrameSize(width: 1280, height: 720)]
+
+    /// The cases for `output`: every box camera smaller than it, then the camera at its size.
+    static func cameras(under output: FrameSize) -> [FrameSize] {
+        boxCameras.filter { $0.width <= output.width && $0.height <= output.height && $0 != output } + [output]
+    }
+
+    var colourBytes: Int { camera.pixelCount * Self.colourBytesPerPixel }
+    var depthBytes: Int { depth.pixelCount * Self.depthBytesPerPixel }
+    var backdropBytes: Int { mode == .frame ? output.pixelCount * Self.outputBytesPerPixel : 0 }
+    var outputBytes: Int { output.pixelCount * Self.outputBytesPerPixel }
+    var alphaBytes: Int { camera.pixelCount }
+
+    /// Bytes the case must move per frame (read plus written).
+    var trafficBytes: Int { colourBytes + depthBytes + backdropBytes + outputBytes }
+    /// What memcpy copies to move `trafficBytes` (it reads and writes each byte).
+    var floorCopyBytes: Int { (trafficBytes + 1) / 2 }
+
+    /// The matte stage's own input and output: depth read, alpha written.
+    var matteBytes: Int { depthBytes + alphaBytes }
+    /// The compose stage's own input and output: colour and alpha read, backdrop read (frame
+    /// mode), output written.
+    var composeBytes: Int { colourBytes + alphaBytes + backdropBytes + outputBytes }
+
+    var title: String {
+        "camera \(camera.description)" + (depth == camera ? "" : " (depth \(depth.description))")
+            + " -> \(output.description), \(mode.label)"
+    }
+}
