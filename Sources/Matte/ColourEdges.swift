@@ -31,6 +31,11 @@ final class ColourEdges {
     /// The matte at colour resolution, refined; what the feather reads.
     let plane: UnsafeMutablePointer<UInt8>
     private let uncertain: UnsafeMutablePointer<UInt8>
+    /// Where colour decided this frame (pixel indices), for `restoreDecided`; past its capacity
+    /// the whole plane is scanned instead.
+    private let decidedList: UnsafeMutablePointer<Int32>
+    private let decidedCapacity: Int
+    private var decidedCount = 0
     private let grid: NearestGrid
     private let columnMap: UnsafeMutablePointer<Int32>
     private let rowMap: UnsafeMutablePointer<Int32>
@@ -54,6 +59,8 @@ final class ColourEdges {
         plane.initialize(repeating: 0, count: pixels)
         uncertain = .allocate(capacity: pixels)
         uncertain.initialize(repeating: 0, count: pixels)
+        decidedCapacity = max(1024, alphaSize.pixelCount / 8)
+        decidedList = .allocate(capacity: decidedCapacity)
         grid = NearestGrid(from: workSize, to: alphaSize)
         columnMap = grid.columns
         rowMap = grid.rows
@@ -68,6 +75,7 @@ final class ColourEdges {
     deinit {
         plane.deallocate()
         uncertain.deallocate()
+        decidedList.deallocate()
         firstColumn.deallocate()
     }
 
@@ -75,6 +83,14 @@ final class ColourEdges {
     @inline(never)
     func restoreDecided(into alpha: ImageView) {
         let width = alphaSize.width
+        if decidedCount <= decidedCapacity {
+            for i in 0..<decidedCount {
+                let index = Int(decidedList[i])
+                let y = index / width
+                alpha.row(y).assumingMemoryBound(to: UInt8.self)[index - y * width] = plane[index]
+            }
+            return
+        }
         let marks = UnsafeRawPointer(uncertain)
         for y in 0..<alphaSize.height {
             let out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
@@ -99,20 +115,33 @@ final class ColourEdges {
         decide(ColourProbe(colour))
     }
 
+    /// Nearest-neighbour upscale by runs: a work row is mostly long stretches of one value, each
+    /// filled into its colour columns at once; colour rows that show the same work row are copies.
     @inline(never)
     private func upscale(_ soft: UnsafePointer<UInt8>) {
         let width = alphaSize.width
-        let identity = workSize.width == width
+        let workWidth = workSize.width
+        var lastRow = -1
         for y in 0..<alphaSize.height {
-            let from = soft + Int(rowMap[y]) * workSize.width
+            let wy = Int(rowMap[y])
             let to = plane + y * width
-            if identity {
-                to.update(from: from, count: width)
-            } else {
-                for x in 0..<width { to[x] = from[Int(columnMap[x])] }
+            if wy == lastRow {
+                to.update(from: to - width, count: width)
+                continue
+            }
+            lastRow = wy
+            let from = soft + wy * workWidth
+            var x = 0
+            while x < workWidth {
+                let end = RunLabeller.runEnd(row: from, from: x, width: workWidth, value: from[x])
+                let first = Int(firstColumn[x])
+                let last = Int(firstColumn[end])
+                if first < last { (to + first).update(repeating: from[x], count: last - first) }
+                x = end
             }
         }
         uncertain.update(repeating: 0, count: alphaSize.pixelCount)
+        decidedCount = 0
     }
 
     /// Marks `reach` pixels either side of every change along rows and along columns.
@@ -255,6 +284,8 @@ final class ColourEdges {
         let alpha = min(255, max(0, (along * 255 + contrast / 2) / contrast))
         plane[y * width + x] = UInt8(alpha)
         uncertain[y * width + x] = Self.decided
+        if decidedCount < decidedCapacity { decidedList[decidedCount] = Int32(y * width + x) }
+        decidedCount += 1
     }
 
     /// A sure pixel's side and colour; `found` false when there was none in reach.
