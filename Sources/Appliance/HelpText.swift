@@ -120,8 +120,8 @@ enum HelpText {
     usage: backdrop record OUT [--frames N] [--config FILE] [--scene NAME] [--size WxH]
 
     Writes OUT/color/NNNNNN.png, OUT/depth/NNNNNN.png and OUT/recording.ini (unit, registration,
-    intrinsics) from [camera] source in FILE (synthetic or recording; v4l2 is not built yet),
-    so render and eval can read it. With --scene, records a hard test scene with truth masks in
+    intrinsics) from [camera] source in FILE (v4l2: the cameras, each colour frame paired with
+    the next depth frame; synthetic; recording), so render and eval can read it. With --scene, records a hard test scene with truth masks in
     OUT/truth instead: group (three people on a floor, the nearest walking at 1 m/s),
     group-still, group-unregistered (depth from a camera 30 mm aside with a wider view; its
     colour camera goes to OUT/camera.conf).

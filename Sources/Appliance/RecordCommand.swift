@@ -41,8 +41,7 @@ enum RecordCommand {
             }
             if let failure { throw .invalidInput(failure.message) }
         case .v4l2:
-            throw .invalidInput("record from [camera] source = v4l2 is not built yet; "
-                                + "record a recording or synthetic source, or a --scene")
+            try LiveRecording.record(camera: settings.camera, frames: frames, out: out)
         }
     }
 
