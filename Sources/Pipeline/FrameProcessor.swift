@@ -22,6 +22,8 @@ public final class FrameProcessor {
     private let compositor: Compositor
     private let alpha: PixelBuffer
     private let bands: BandWorkers
+    /// One per band, so concurrent bands never share row buffers.
+    private let scratch: [ComposeScratch]
     /// Compute thread only (set by `apply`).
     private var showMatte = false
     /// Set before the first frame: a finished frame, or only the camera layer for a display that
@@ -49,6 +51,9 @@ public final class FrameProcessor {
         alpha = PixelBuffer(format: .alpha8, size: colorSize)
         messageLayer = MessageLayer(outputSize: outputSize)
         bands = try BandWorkers(helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
+        var scratch: [ComposeScratch] = []
+        for _ in 0..<bands.bandCount { scratch.append(compositor.makeScratch()) }
+        self.scratch = scratch
         let placeholder = alpha.view
         camera = placeholder
         background = placeholder
@@ -96,9 +101,11 @@ public final class FrameProcessor {
         } else {
             switch outputMode {
             case .frame:
-                compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows)
+                compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows,
+                                   scratch: scratch[band])
             case .layer(let premultiplied):
-                compositor.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied)
+                compositor.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied,
+                                      scratch: scratch[band])
             }
         }
         messageLayer.draw(message, into: output, rows: rows)

@@ -1,0 +1,19 @@
+/// One band's row buffers for the scaled compose path: the current camera row converted to
+/// BGRA words (camera width) and that row stretched to the output width. One per band, owned by
+/// the caller that runs the band, made at start-up by `Compositor.makeScratch()`; two bands never
+/// share one (each band writes its scratch). About 4 B per camera column plus 4 B per output
+/// column: it stays in the first-level caches, so the output is the only full-frame traffic.
+public final class ComposeScratch {
+    let cameraRow: UnsafeMutableRawPointer
+    let outputRow: UnsafeMutableRawPointer
+
+    init(cameraWidth: Int, outputWidth: Int) {
+        cameraRow = .allocate(byteCount: cameraWidth * 4, alignment: 64)
+        outputRow = .allocate(byteCount: outputWidth * 4, alignment: 64)
+    }
+
+    deinit {
+        cameraRow.deallocate()
+        outputRow.deallocate()
+    }
+}
