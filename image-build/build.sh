@@ -70,7 +70,7 @@ flock -u 9
 image_key=$( {
   echo "$root_key $board"; sha256sum "$firmware"; dpkg-query -W genimage e2fsprogs dosfstools mtools bmap-tools xz-utils
   cd "$repo" && find image-build/rootfs "image-build/boards/$board" image-build/genimage.cfg image-build/build.sh \
-       board/rpi4 board/qemu-arm64 config/backdrop.conf image-build/backdrops.py image-build/image.conf image-build/fstab image-build/README.box image-build/boot-backdrop-README.txt -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum
+       board/rpi4 board/qemu-arm64 vboard/patches config/backdrop.conf image-build/backdrops.py image-build/image.conf image-build/fstab image-build/README.box image-build/boot-backdrop-README.txt -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum
   find image-build/rootfs -printf '%p %m %l\n' | LC_ALL=C sort
 } | sha256sum | cut -c1-16)
 img=$cache/image-$board-$image_key
@@ -114,6 +114,10 @@ make_image() {
   cp -a "$base/root" "$tree"
   cp -a --no-preserve=ownership "$recipe/rootfs/." "$tree/"
   install -m 755 "$firmware" "$tree/usr/bin/backdrop"
+  # A board's own files over the root (the virtual board's module options and buttons), and its
+  # own kernel modules (boards/qemu-arm64/modules.sh: the virtual board's test drivers).
+  [ ! -d "$recipe/boards/$board/rootfs" ] || cp -a --no-preserve=ownership "$recipe/boards/$board/rootfs/." "$tree/"
+  [ ! -f "$recipe/boards/$board/modules.sh" ] || bash "$recipe/boards/$board/modules.sh" "$tree" "$(ls "$tree/lib/modules")" "$cache" "$repo"
   mkdir -p "$tree/usr/share/backdrop/board"
   cp -r "$repo/board/rpi4" "$repo/board/qemu-arm64" "$tree/usr/share/backdrop/board/"
   rm -f "$tree/usr/share/backdrop/board/"*/kernel.config
@@ -131,7 +135,10 @@ make_image() {
   # The first generation: the documented config, pointed at the generation's own backdrops.
   local data=$tree/var/lib/backdrop gen=generations/000001
   mkdir -p "$data/$gen/backgrounds" "$data/photos"
-  sed -e 's|^directory = /var/lib/backdrop/backgrounds|directory = /var/lib/backdrop/current/backgrounds|' \
+  # A board may change the defaults of its first config (boards/BOARD/first-config.sed).
+  local board_sed=("-e" "")
+  [ ! -f "$recipe/boards/$board/first-config.sed" ] || board_sed=(-f "$recipe/boards/$board/first-config.sed")
+  sed -e 's|^directory = /var/lib/backdrop/backgrounds|directory = /var/lib/backdrop/current/backgrounds|' "${board_sed[@]}" \
       "$repo/config/backdrop.conf" > "$data/$gen/backdrop.conf"
   python3 "$recipe/backdrops.py" "$data/$gen/backgrounds"
   ln -s "$gen" "$data/current"
@@ -159,7 +166,8 @@ make_image() {
   sed -i "s/@DATA_PARTUUID@/$datapu/" "$tree/etc/systemd/system/backdrop-grow-data.service"
 
   # Units: enabled and masked with the host's systemctl on the tree (no emulation).
-  systemctl --root="$tree" enable backdrop.service backdrop-grow-data.service >&2
+  systemctl --root="$tree" enable backdrop.service backdrop-grow-data.service backdrop-boot-import.service >&2
+  [ ! -f "$recipe/boards/$board/units" ] || systemctl --root="$tree" enable $(grep -v '^#' "$recipe/boards/$board/units") >&2
   # The HDMI display belongs to the booth; no getty there (the serial getty comes from console=).
   # getty-static is Debian's fallback that starts gettys on tty2-6 when there is no D-Bus (as here).
   systemctl --root="$tree" mask getty@tty1.service getty-static.service systemd-firstboot.service e2scrub_all.timer e2scrub_reap.service >&2

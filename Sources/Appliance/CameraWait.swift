@@ -24,6 +24,7 @@ enum CameraWait {
                     return source
                 } catch {
                     link.failed(error, what: "camera", loop: loop)
+                    service.waiting(for: "the camera: \(error.message)")
                 }
             }
             if !noticeShown {

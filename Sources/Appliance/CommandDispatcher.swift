@@ -39,6 +39,10 @@ enum CommandDispatcher {
             try body(rest)
             return .success
         } catch {
+            if error.isNote {
+                Log.info("\(command): \(error.message)")
+                return error.code
+            }
             Log.error("\(command): \(error.message)")
             if error.code == .invalidInput { Log.info("see backdrop \(command) --help") }
             return error.code

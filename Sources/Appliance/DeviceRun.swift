@@ -56,6 +56,9 @@ enum DeviceRun {
         }
         Log.info("running: matte \(settings.matte.mode.name), blend \(layer ? "on the display" : "on the CPU"), "
                  + "\(processor.bandCount) compute band(s)")
+        service.running(devices: "camera \(source.colorFormat.name) \(source.colorSize.description) + depth "
+                        + "\(source.depthSize.description) at \(source.frameRate) fps; display \(sink.modeDescription)",
+                        backdrops: backdrops)
         let session = DeviceSession(runner: runner, settings: settings, configPath: configPath, backdrops: backdrops,
                                     buttons: buttons, layer: layer, heartbeat: heartbeat,
                                     service: service)

@@ -18,6 +18,7 @@ enum DisplayWait {
             }
             if !told {
                 Log.info("no display connected; waiting for one (plug in HDMI)")
+                service.waiting(for: "a display (plug in HDMI)")
                 told = true
             }
             loop.setDeadline(retry, at: MonotonicClock.nowNanoseconds() + retryNanoseconds)

@@ -14,8 +14,10 @@ enum ImportCommand {
         let report = StickImport.run(request)
         for line in report.lines { StandardOutput.line(line.rendered) }
         switch report.outcome {
-        case .newGeneration, .unchanged, .photosCopied:
+        case .newGeneration, .photosCopied:
             return
+        case .unchanged(let generation):
+            throw .nothingChanged("the stick holds what generation \(generation) holds; it stays current, nothing was written")
         case .nothingUsable:
             throw .invalidInput("nothing usable on the stick at \(stick); the box keeps what it has")
         case .failed(let reason):

@@ -1,13 +1,27 @@
+import Backgrounds
 import KernelIO
 import Service
 
 /// What the service manager hears from the loop: READY once the first frame is on screen,
-/// WATCHDOG on every heartbeat (so a loop that stops beating is restarted), STOPPING at the end.
-/// Outside systemd (no NOTIFY_SOCKET) every message is a no-op. I/O thread only.
+/// WATCHDOG on every heartbeat (so a loop that stops beating is restarted), STOPPING at the end,
+/// and STATUS, the line `systemctl status` shows a person: what the box waits for, or once it
+/// shows frames its camera, display mode, the frame rate it reaches and the current backdrop.
+/// Outside systemd (no NOTIFY_SOCKET) every message is a no-op and no status text is even built.
+/// I/O thread only.
 final class ServiceLink {
+    /// How often the running line is rebuilt: its frame rate is measured over this period. One
+    /// string and one datagram per period, never per frame.
+    static let statusRefreshNanoseconds: UInt64 = 10_000_000_000
+
     private let notifier: ServiceNotifier
     private var readySent = false
     private var failureSaid = false
+    private var lastStatus = ""
+    private var devices = ""
+    private var backdrops: BackgroundLibrary?
+    private var shown = 0
+    private var measuredShown = 0
+    private var measuredAt: UInt64 = 0
 
     init() {
         do throws(ServiceSetupError) { notifier = try ServiceNotifier.fromEnvironment() } catch {
@@ -19,18 +33,63 @@ final class ServiceLink {
         if let interval = notifier.watchdogInterval, interval.pingEveryNanoseconds < Heartbeat.intervalNanoseconds {
             Log.warning("WatchdogSec is shorter than two heartbeats (\(Heartbeat.intervalNanoseconds / 1_000_000) ms each); expect restarts")
         }
+        say("starting")
     }
 
-    /// Call on every iteration: READY after the first frame reached the output.
+    /// STATUS=waiting for WHAT (sent only when it changes), while no frame can be shown yet.
+    func waiting(for what: @autoclosure () -> String) {
+        guard notifier.isConnected else { return }
+        say("waiting for \(what())")
+    }
+
+    /// What the running line names: the devices (camera and display mode, fixed for the run) and
+    /// the backdrops, whose current name is read at each refresh.
+    func running(devices: String, backdrops: BackgroundLibrary) {
+        self.devices = devices
+        self.backdrops = backdrops
+    }
+
+    /// Call on every iteration: READY after the first frame reached the output, then the running
+    /// line every `statusRefreshNanoseconds`.
     func framesShown(_ count: Int) {
-        guard !readySent, count > 0 else { return }
-        readySent = true
-        send { (notifier) throws(SystemError) in try notifier.ready() }
+        shown = count
+        guard notifier.isConnected, count > 0 else { return }
+        let now = MonotonicClock.nowNanoseconds()
+        if !readySent {
+            readySent = true
+            send { (notifier) throws(SystemError) in try notifier.ready() }
+            measuredShown = count
+            measuredAt = now
+            say("showing: \(devices); backdrop \(backdrops?.currentName ?? "none")")
+            return
+        }
+        guard now - measuredAt >= Self.statusRefreshNanoseconds else { return }
+        let tenths = (count - measuredShown) * 10_000_000_000 / Int(now - measuredAt)
+        measuredShown = count
+        measuredAt = now
+        say("showing: \(devices); \(tenths / 10).\(tenths % 10) fps; backdrop \(backdrops?.currentName ?? "none")")
     }
 
-    func beat() { send { (notifier) throws(SystemError) in try notifier.watchdog() } }
+    func beat() {
+        send { (notifier) throws(SystemError) in try notifier.watchdog() }
+        // A loop that beats but shows nothing for a whole period waits for its camera.
+        if readySent, shown == measuredShown, notifier.isConnected,
+           MonotonicClock.nowNanoseconds() - measuredAt >= Self.statusRefreshNanoseconds {
+            measuredAt = MonotonicClock.nowNanoseconds()
+            say("waiting for the camera: no frames for \(Self.statusRefreshNanoseconds / 1_000_000_000) s (\(devices))")
+        }
+    }
 
-    func stopping() { send { (notifier) throws(SystemError) in try notifier.stopping() } }
+    func stopping() {
+        send { (notifier) throws(SystemError) in try notifier.stopping() }
+        say("stopping")
+    }
+
+    private func say(_ line: String) {
+        guard notifier.isConnected, line != lastStatus else { return }
+        lastStatus = line
+        send { (notifier) throws(SystemError) in try notifier.status(line) }
+    }
 
     /// A failed datagram is said once; the next beat tries again anyway.
     private func send(_ message: (borrowing ServiceNotifier) throws(SystemError) -> Void) {

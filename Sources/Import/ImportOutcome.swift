@@ -3,7 +3,9 @@
 public enum ImportOutcome: Equatable, Sendable {
     /// A new generation is current (exit 0).
     case newGeneration(String)
-    /// The stick holds exactly what the current generation holds: nothing was written (exit 0).
+    /// The stick holds exactly what the current generation holds: nothing was written (exit 2,
+    /// as the contract gives 0 only to a new generation; the unit counts 2 as success and asks
+    /// the booth to reload only on 0).
     case unchanged(String)
     /// The photo export finished: this many photos are on the stick now (exit 0).
     case photosCopied(Int)
@@ -14,8 +16,8 @@ public enum ImportOutcome: Equatable, Sendable {
 
     public var exitStatus: Int32 {
         switch self {
-        case .newGeneration, .unchanged, .photosCopied: return 0
-        case .nothingUsable: return 2
+        case .newGeneration, .photosCopied: return 0
+        case .nothingUsable, .unchanged: return 2
         case .failed: return 1
         }
     }

@@ -24,9 +24,10 @@ import Settings
 ///   never read), bytes in total, pixels per side and in all, name length. At a bound the line says
 ///   which limit was hit and the import goes on with what fits.
 ///
-/// The outcome is the command's exit status: 0 a new generation is current (or the stick holds
-/// exactly the current one: nothing written), 2 nothing on the stick was usable, 1 a runtime
-/// failure (full disk, I/O error, stick gone). On 2 and 1 `current` is unchanged and whole.
+/// The outcome is the command's exit status: 0 a new generation is current, 2 nothing on the
+/// stick was usable or it holds exactly the current generation (the same stick again: nothing
+/// written), 1 a runtime failure (full disk, I/O error, stick gone). On 2 and 1 `current` is
+/// unchanged and whole, so only 0 asks the running booth to reload.
 ///
 /// Blocking file I/O and full image decodes: run it off the frame path (the service runs it on
 /// its own worker, or the oneshot unit runs `backdrop import`). Reads the stick through

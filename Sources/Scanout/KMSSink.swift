@@ -134,6 +134,9 @@ public final class KMSSink: FrameSink {
     public var slotCount: Int { slots.count }
     public func outputView(slot: Int) -> ImageView { slots[slot].view }
 
+    /// "Virtual-1 1024x768@60": the connector and the mode it shows, for a one-line status.
+    public var modeDescription: String { "\(output.connectorName) \(output.mode.description)" }
+
     public var summary: String {
         var text = "display: \(card.driver) \(card.path), \(output.connectorName) \(output.mode.description)"
         text += ", blend \(blend.description)"

@@ -254,7 +254,8 @@ import Testing
         #expect(fixture.run().outcome == .newGeneration("000001"))
         let again = fixture.run()
         #expect(again.outcome == .unchanged("000001"), "\(again.transcript)")
-        #expect(again.outcome.exitStatus == 0)
+        // Exit 0 is for a new generation only; the same stick again is 2, current unchanged.
+        #expect(again.outcome.exitStatus == 2)
         #expect(fixture.generations() == ["000001"])
         #expect(fixture.previous() == nil)
         // One changed byte is a new generation.

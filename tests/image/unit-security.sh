@@ -25,5 +25,12 @@ grep -q '^After=.*modprobe@drm.service' "$unit" && grep -q '^After=.*modprobe@vi
 grep -q '^g gpio ' image-build/rootfs/usr/lib/sysusers.d/backdrop.conf || { echo "FAIL: no gpio group in sysusers.d"; fail=1; }
 grep -q 'KERNEL=="gpiochip\[0-9\]\*", GROUP="gpio"' image-build/rootfs/etc/udev/rules.d/60-backdrop-gpio.rules ||
   { echo "FAIL: no udev rule giving gpiochips the gpio group"; fail=1; }
+# The boot partition's import runs as root (like the stick's): confined to the data folder.
+boot_import=image-build/rootfs/etc/systemd/system/backdrop-boot-import.service
+out=$(systemd-analyze security --offline=true --threshold=15 "$boot_import" 2>&1) &&
+  echo "$out" | grep 'Overall exposure' || { echo "FAIL: $boot_import exposure above 1.5"; fail=1; }
+grep -qx 'Before=backdrop.service' "$boot_import" && grep -qx 'SuccessExitStatus=2' "$boot_import" &&
+  grep -qx 'ExecStart=/usr/bin/backdrop import /boot/firmware --data /var/lib/backdrop' "$boot_import" ||
+  { echo "FAIL: $boot_import is not the same import, before the booth, with 2 as success"; fail=1; }
 [ $fail = 0 ] && echo "unit-security: PASS"
 exit $fail
