@@ -12,6 +12,9 @@ packages+=(binutils gcc libc6-dev libstdc++-12-dev libcurl4 libxml2 libsqlite3-0
            tzdata zlib1g-dev python3)
 # tests/runtime/io-blocking.sh traces the I/O thread's system calls.
 packages+=(strace)
+# tests/image/unit-security.sh scores the booth's unit with systemd-analyze, which a minimal root
+# (no init system installed) lacks.
+packages+=(systemd)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -8,8 +8,11 @@ cd "$(dirname "$0")/../.."
 unit=image-build/rootfs/etc/systemd/system/backdrop.service
 fail=0
 check() { if grep -qx -- "$1" "$unit"; then echo "ok: $1"; else echo "FAIL: $unit lacks '$1'"; fail=1; fi; }
+command -v systemd-analyze >/dev/null ||
+  { echo "FAIL: systemd-analyze not found (Debian package systemd; make deps installs it)"; exit 1; }
+# The score's lines are shown when it fails; grep finding none of them must not end the script first.
 out=$(systemd-analyze security --offline=true --threshold=15 "$unit" 2>&1) || {
-  echo "$out" | grep -E '✗|Overall'
+  echo "$out" | grep -E '✗|Overall' || echo "$out"
   echo "FAIL: exposure above 1.5"; exit 1; }
 echo "$out" | grep 'Overall exposure'
 for line in Type=notify NotifyAccess=main WatchdogSec=20 Restart=always StartLimitAction=reboot \
