@@ -1,5 +1,6 @@
 // Scanout's per-frame DRM ioctls; see CKernelDRM.h.
 #include "CKernelDRM.h"
+#include "FaultPoint.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -8,9 +9,9 @@
 #include <unistd.h>
 #include <libdrm/drm.h>
 
-static int retrying_ioctl(int fd, unsigned long request, void *argument) {
+static int retrying_ioctl(int call, int fd, unsigned long request, void *argument) {
     int result;
-    do result = ioctl(fd, request, argument); while (result == -1 && errno == EINTR);
+    do result = BK_SYSCALL(call, fd, request, ioctl(fd, request, argument)); while (result == -1 && errno == EINTR);
     return result;
 }
 
@@ -25,7 +26,7 @@ int bk_drm_atomic_commit(int fd, uint32_t flags, const uint32_t *objects, const 
     request.props_ptr = (uint64_t)(uintptr_t)props;
     request.prop_values_ptr = (uint64_t)(uintptr_t)values;
     request.user_data = user_data;
-    return retrying_ioctl(fd, DRM_IOCTL_MODE_ATOMIC, &request);
+    return retrying_ioctl(BK_CALL_IOCTL | BK_CALL_ATOMIC_COMMIT, fd, DRM_IOCTL_MODE_ATOMIC, &request);
 }
 
 int bk_drm_connector_status(int fd, uint32_t connector_id) {
@@ -37,7 +38,7 @@ int bk_drm_connector_status(int fd, uint32_t connector_id) {
     query.connector_id = connector_id;
     query.count_modes = 1;
     query.modes_ptr = (uint64_t)(uintptr_t)&one_mode;
-    if (retrying_ioctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &query) != 0) return -1;
+    if (retrying_ioctl(BK_CALL_IOCTL, fd, DRM_IOCTL_MODE_GETCONNECTOR, &query) != 0) return -1;
     return (int)query.connection;
 }
 
@@ -46,13 +47,13 @@ int bk_drm_read_flips(int fd, bk_drm_flip *flips, int capacity) {
     struct pollfd ready = { .fd = fd, .events = POLLIN };
     while (stored < capacity) {
         int polled;
-        do polled = poll(&ready, 1, 0); while (polled < 0 && errno == EINTR);
+        do polled = BK_SYSCALL(BK_CALL_WAIT, fd, 0, poll(&ready, 1, 0)); while (polled < 0 && errno == EINTR);
         if (polled < 0) return -1;
         if (polled == 0) break;
         // The kernel hands out whole events only, so a buffer of several events never splits one.
         _Alignas(8) char buffer[1024];
         ssize_t got;
-        do got = read(fd, buffer, sizeof buffer); while (got < 0 && errno == EINTR);
+        do got = BK_SYSCALL(BK_CALL_READ, fd, 0, read(fd, buffer, sizeof buffer)); while (got < 0 && errno == EINTR);
         if (got < 0) return stored > 0 ? stored : -1;
         if (got == 0) break;
         for (ssize_t at = 0; at + (ssize_t)sizeof(struct drm_event) <= got;) {
@@ -77,7 +78,7 @@ int bk_drm_read_flips(int fd, bk_drm_flip *flips, int capacity) {
 int bk_poll_readable(int fd, int timeout_ms) {
     struct pollfd ready = { .fd = fd, .events = POLLIN };
     int polled;
-    do polled = poll(&ready, 1, timeout_ms); while (polled < 0 && errno == EINTR);
+    do polled = BK_SYSCALL(BK_CALL_WAIT, fd, 0, poll(&ready, 1, timeout_ms)); while (polled < 0 && errno == EINTR);
     if (polled < 0) return -1;
     return polled > 0 && (ready.revents & POLLIN) ? 1 : (polled > 0 ? -1 : 0);
 }

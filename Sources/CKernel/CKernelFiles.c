@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CKernelFiles.h"
+#include "FaultPoint.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,13 +13,13 @@
 int bk_at_cwd(void) { return AT_FDCWD; }
 
 int bk_open_directory_at(int dirfd, const char *name) {
-    return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    return BK_SYSCALL(BK_CALL_OPEN, dirfd, 0, openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 }
 int bk_open_read_at(int dirfd, const char *name) {
-    return openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    return BK_SYSCALL(BK_CALL_OPEN, dirfd, 0, openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
 }
 int bk_create_at(int dirfd, const char *name) {
-    return openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    return BK_SYSCALL(BK_CALL_OPEN, dirfd, 0, openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
 }
 
 static int kind_of(mode_t mode) {
@@ -51,9 +52,9 @@ int bk_stat_at_nofollow(int dirfd, const char *name, int *kind, int64_t *size, i
     return 0;
 }
 
-int bk_mkdir_at(int dirfd, const char *name, unsigned mode) { return mkdirat(dirfd, name, mode); }
+int bk_mkdir_at(int dirfd, const char *name, unsigned mode) { return BK_SYSCALL(BK_CALL_MKDIR, dirfd, 0, mkdirat(dirfd, name, mode)); }
 int bk_rename_at(int from_dirfd, const char *from, int to_dirfd, const char *to) {
-    return renameat(from_dirfd, from, to_dirfd, to);
+    return BK_SYSCALL(BK_CALL_RENAME, to_dirfd, 0, renameat(from_dirfd, from, to_dirfd, to));
 }
 int bk_unlink_at(int dirfd, const char *name, int directory) {
     return unlinkat(dirfd, name, directory ? AT_REMOVEDIR : 0);
