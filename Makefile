@@ -53,6 +53,6 @@ include $(wildcard mk/*.mk)
 # self-test (x86_64 and arm64) and its launcher's failure reports, the device adapters on it, the Embedded builds (the host binary
 # runs the demo; the arm64 one is compared byte for byte under qemu-aarch64), then the
 # end-to-end scenarios, which run the arm64 firmware on the arm64 board too.
-test: unit cli-test import-crash-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test
+test: unit cli-test soak-test import-crash-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test
 	@$(MAKE) --no-print-directory e2e E2E_ARM64=1
 	@echo "make test: all stages passed"
