@@ -140,7 +140,8 @@ echo "powercut: old generation $old, new $new; an uncut import took $duration s 
 n_old=0 n_new=0 n_done=0 n_bad=0
 for trial in $(seq 1 "$trials"); do
   cp --sparse=always "$base" "$tmp/disk.img"
-  delay=$(awk -v d="$duration" -v r="$RANDOM$RANDOM" 'BEGIN { srand(r); printf "%.3f", rand() * d * 1.2 }')
+  # $RANDOM (0..32767) scaled, not an awk srand seed: mawk's srand folds large seeds together.
+  delay=$(awk -v d="$duration" -v r="$RANDOM" 'BEGIN { printf "%.3f", r / 32767 * d * 1.2 }')
   boot "$tmp/disk.img" "$delay"
   finished=0; grep -q '^IMPORT-END' "$tmp/console.txt" && finished=1
   found=$(inspect "$tmp/disk.img")
