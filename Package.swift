@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["Compose", "CAllocCounter"]),
         .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
-        .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec", "TestSupport"]),
+        .testTarget(name: "BackgroundsTests", dependencies: ["Backgrounds", "ImageCodec", "KernelIO", "TestSupport"]),
         .testTarget(name: "ScenesTests", dependencies: ["Scenes", "ImageCodec", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CAllocCounter", "CFaultInjector"]),
         .testTarget(name: "ScanoutTests", dependencies: ["Scanout", "CAllocCounter", "CFaultInjector"]),

@@ -4,6 +4,7 @@ import Controls
 import Frames
 import KernelIO
 import Matte
+import Photos
 import Pipeline
 import Scanout
 import Settings
@@ -43,6 +44,12 @@ enum DeviceRun {
                                                    projection: DepthRegistration.projection(
                                                        camera: settings.camera, depthSize: source.depthSize,
                                                        colorSize: source.colorSize))
+        // The photo's layers are the camera's frames and the matte, as compute sees them.
+        let photoLayout = PhotoLayout(compositeSize: sink.outputSize,
+                                      layers: settings.photos.keepLayers
+                                          ? PhotoLayout.Layers(colourFormat: source.colorFormat, colourSize: source.colorSize,
+                                                               alphaSize: source.colorSize, depthSize: source.depthSize)
+                                          : nil)
         if case .plane(let premultiplied) = sink.blend {
             processor.setOutputMode(.layer(premultiplied: premultiplied))
         }
@@ -59,9 +66,14 @@ enum DeviceRun {
         service.running(devices: "camera \(source.colorFormat.name) \(source.colorSize.description) + depth "
                         + "\(source.depthSize.description) at \(source.frameRate) fps; display \(sink.modeDescription)",
                         backdrops: backdrops)
-        let session = DeviceSession(runner: runner, settings: settings, configPath: configPath, backdrops: backdrops,
-                                    buttons: buttons, layer: layer, heartbeat: heartbeat,
-                                    service: service)
+        let photos = try PhotoSetup.shutter(settings.photos, layout: photoLayout, loop: loop, cpuMask: assembly.computeCPUMask)
+        let session = DeviceSession(runner: runner, settings: settings, configPath: configPath,
+                                    backdrops: LiveBackdrops(backdrops, layer: layer, loop: loop,
+                                                             cpuMask: assembly.computeCPUMask),
+                                    buttons: buttons, layer: layer, heartbeat: heartbeat, service: service,
+                                    messages: processor.messages, shutter: photos.capture,
+                                    screens: PhotoSetup.screens(settings.photos, loop: loop, cpuMask: assembly.computeCPUMask))
         session.run(signals: signals, watch: watch, frames: frames)
+        photos.writer?.stop()
     }
 }

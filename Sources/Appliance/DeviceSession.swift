@@ -1,5 +1,7 @@
 import Backgrounds
+import Booth
 import Capture
+import Compose
 import Controls
 import Frames
 import KernelIO
@@ -8,33 +10,43 @@ import Pipeline
 import Scanout
 import Settings
 
-/// The live loop on real devices once display and cameras are open: frames through the runner,
-/// buttons, signals, photos and the heartbeat on the one event loop; a camera that goes away
-/// gets a notice on screen and is reopened on the back-off's deadlines until it returns.
-/// I/O thread only.
+/// The live loop on real devices once display and cameras are open: frames through the runner;
+/// buttons, device losses, deadlines and the photo writer's results fed to the `BoothMachine`,
+/// whose actions are carried out here (messages into the compose pass's message slot, the photo
+/// through `ShutterCapture`, backdrops through `LiveBackdrops`, the matte view as a generation);
+/// signals (SIGUSR2: `ScreenCapture`) and the heartbeat. All on the one event loop; a camera that goes away gets a still
+/// with the booth's message while it is reopened on the back-off's deadlines. I/O thread only.
 final class DeviceSession {
     private let runner: PipelineRunner<V4L2Source, KMSSink>
     private let loop: EventLoop
     private var settings: Settings
     private let configPath: String
-    private let backdrops: BackgroundLibrary
+    private let backdrops: LiveBackdrops
     private let buttons: ButtonControls?
     private let layer: Bool
     private var heartbeat: Heartbeat
     private let service: ServiceLink
-    private var photo: ScreenPhoto
+    private let messages: MessageSlot
+    private let shutter: ShutterCapture
+    private let screens: ScreenCapture?
+    private var booth: BoothMachine
+    private var actions: [BoothAction] = []
     private var camera: CameraLink
     private let buttonToken: UInt64
     private let buttonDeadline: EventLoop.DeadlineID
+    private let boothDeadline: EventLoop.DeadlineID
     private var stopping = false
     private var cameraAway = false
+    private var displayAway = false
+    /// What the message slot says now (the camera-away still draws it too).
+    private var messageText = ""
     private var noticeShown = false
     private var modesetFailureSaid = false
     private let started = MonotonicClock.nowNanoseconds()
 
-    init(runner: PipelineRunner<V4L2Source, KMSSink>, settings: Settings, configPath: String,
-         backdrops: BackgroundLibrary, buttons: ButtonControls?, layer: Bool, heartbeat: Heartbeat,
-         service: ServiceLink) {
+    init(runner: PipelineRunner<V4L2Source, KMSSink>, settings: Settings, configPath: String, backdrops: LiveBackdrops,
+         buttons: ButtonControls?, layer: Bool, heartbeat: Heartbeat, service: ServiceLink, messages: MessageSlot,
+         shutter: ShutterCapture, screens: ScreenCapture?) {
         self.service = service
         self.runner = runner
         loop = runner.loop
@@ -44,10 +56,15 @@ final class DeviceSession {
         self.buttons = buttons
         self.layer = layer
         self.heartbeat = heartbeat
-        photo = ScreenPhoto(loop: runner.loop)
+        self.messages = messages
+        self.shutter = shutter
+        self.screens = screens
+        booth = BoothMachine(configuration: BoothConfiguration(countdownSeconds: settings.photos.countdownSeconds))
+        actions.reserveCapacity(8)
         camera = CameraLink(loop: runner.loop)
         buttonToken = runner.loop.newToken()
         buttonDeadline = runner.loop.newDeadline()
+        boothDeadline = runner.loop.newDeadline()
         if let buttons {
             do throws(SystemError) {
                 try buttons.withDescriptor { (fd) throws(SystemError) in try runner.loop.watch(fd, token: buttonToken) }
@@ -65,8 +82,7 @@ final class DeviceSession {
             }
             guard ending == .disconnected, !stopping else { break }
             Log.warning("camera disconnected; showing the notice and reopening it when it returns")
-            cameraAway = true
-            noticeShown = false
+            feed(.deviceLost(.camera))
             while cameraAway && !stopping {
                 if !noticeShown { noticeShown = showNotice() }
                 reopenIfDue()
@@ -79,6 +95,8 @@ final class DeviceSession {
         }
         service.stopping()
         runner.stop()
+        backdrops.stop()
+        screens?.stop()
         StandardOutput.line(report)
         if let summary = runner.finishSink() { Log.info(summary) }
     }
@@ -90,13 +108,16 @@ final class DeviceSession {
 
     /// Everything but frames, after every wake of the loop.
     private func iterate(_ ready: UInt64, signals: borrowing SignalChannel, watch: SignalWatch) {
-        if heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: cameraAway) { service.beat() }
+        if heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: cameraAway || displayAway) {
+            service.beat()
+        }
         service.framesShown(runner.presented)
         let pending = watch.pending(ready, signals)
         if pending.statistics { StandardOutput.line(report) }
-        if pending.reload, let reloaded = ConfigReload.load(configPath, current: settings) {
-            settings = reloaded
-            runner.publish { $0.matte = reloaded.matte }
+        if pending.reload { reload() }
+        // The next commit carries the capture; with no camera frames that is the still, drawn again.
+        if pending.screenCapture, let screens, screens.request(runner, photoBusy: shutter.holdsWriteback), cameraAway {
+            noticeShown = false
         }
         if let signal = pending.stop {
             Log.info("stopping on signal \(signal)")
@@ -105,37 +126,108 @@ final class DeviceSession {
         }
         if let buttons {
             _ = loop.takeExpired(buttonDeadline, now: MonotonicClock.nowNanoseconds())
-            buttons.poll(readable: ready & buttonToken != 0) { act($0) }
+            buttons.poll(readable: ready & buttonToken != 0) { intent in
+                Log.info("button: \(intent.name)")
+                feed(.button(intent))
+            }
             loop.setDeadline(buttonDeadline, at: buttons.nextDeadline)
         }
-        photo.iterate(ready, runner: runner, directory: settings.photos.directory)
+        if let input = shutter.iterate(ready, runner: runner) { feed(input) }
+        screens?.iterate(ready, runner: runner)
+        if let notice = backdrops.iterate(ready, runner: runner) {
+            service.backdropsReplaced(by: backdrops.library)
+            feed(.notice(notice))
+            if cameraAway { noticeShown = false }
+        }
+        if loop.takeExpired(boothDeadline, now: MonotonicClock.nowNanoseconds()) { feed(.timer) }
+        watchDisplay()
+    }
+
+    /// SIGHUP. Contract with the USB import (`backdrop-import@.service`): after an import has
+    /// switched DIR/current to a new generation, the import service sends SIGHUP to
+    /// backdrop.service, and this handler reads the config file again AND rescans the backdrop
+    /// folder (both through the `current` link, so both come from the new generation). A refused
+    /// config keeps the previous settings (and still rescans the folder they name); a folder with
+    /// no usable image keeps the set shown. Either way the outcome is shown on screen. Nothing
+    /// here waits: the folder is read on its own thread, the new set is taken by compute at a
+    /// frame boundary.
+    private func reload() {
+        if let reloaded = ConfigReload.load(configPath, current: settings) {
+            settings = reloaded
+            runner.publish { $0.matte = reloaded.matte }
+            booth.configuration.countdownSeconds = reloaded.photos.countdownSeconds
+        } else {
+            feed(.notice("CONFIG REFUSED: SEE THE LOG"))
+        }
+        if let refused = backdrops.rescan(settings, outputSize: runner.withSink { $0.outputSize }) {
+            feed(.notice(refused))
+        }
+    }
+
+    /// Hands one input to the booth and carries out its actions in order. (Collected first: an
+    /// action may itself feed the booth, which must not happen inside its `handle`.)
+    private func feed(_ input: BoothInput) {
+        actions.removeAll(keepingCapacity: true)
+        booth.handle(input, at: MonotonicClock.nowNanoseconds()) { actions.append($0) }
+        let taken = actions
+        for action in taken { perform(action) }
+    }
+
+    private func perform(_ action: BoothAction) {
+        switch action {
+        case .showMessage(let message, _):
+            // The expiry is the booth's own deadline (armDeadline follows); the slot just holds the text.
+            messageText = message.text(backdropName: backdrops.currentName)
+            messages.publish(messageText, style: message.isLarge ? .countdown : .caption)
+            if cameraAway { noticeShown = false }
+        case .clearMessage:
+            messageText = ""
+            messages.clear()
+            if cameraAway { noticeShown = false }
+        case .armDeadline(let at):
+            loop.setDeadline(boothDeadline, at: at)
+        case .disarmDeadline:
+            loop.setDeadline(boothDeadline, at: nil)
+        case .captureShownFrame:
+            screens?.abandon(loop)
+            shutter.begin(runner)
+            // A refusal (no photos folder, a photo still saving) is known at once.
+            if let input = shutter.iterate(0, runner: runner) { feed(input) }
+        case .startEncode:
+            shutter.startEncode()
+        case .switchBackdrop(let step):
+            backdrops.step(step, runner: runner)
+            if cameraAway { noticeShown = false }
+        case .setMatteView(let on):
+            runner.publish { $0.showMatte = on }
+        case .rollback:
+            // Rollbacks are started by `backdrop rollback` (then SIGHUP); no input here asks for one.
+            break
+        case .startReopening(let device):
+            switch device {
+            case .camera: cameraAway = true; noticeShown = false
+            // KMSSink sets a re-plugged display up again by itself (checked once a second on submit).
+            case .display: break
+            }
+        }
+    }
+
+    /// The display as the booth sees it: gone while KMSSink says the connector is unplugged.
+    private func watchDisplay() {
+        let connected = runner.withSink { $0.connected }
+        if connected == displayAway {
+            displayAway = !connected
+            Log.info(connected ? "display back" : "display unplugged")
+            feed(connected ? .deviceBack(.display) : .deviceLost(.display))
+        }
         sayModesetFailure()
     }
 
-    private func act(_ intent: ButtonIntent) {
-        Log.info("button: \(intent.name)")
-        switch intent {
-        case .nextBackdrop, .previousBackdrop:
-            if intent == .nextBackdrop { backdrops.next() } else { backdrops.previous() }
-            // A file changed or removed since the load shows as the gradient; say which, once.
-            for problem in backdrops.takeProblems() { Log.warning(problem) }
-            let backdrop = backdrops.current
-            runner.publish { $0.backdrop = backdrop }
-            // On screen already: a torn frame at the switch is accepted.
-            if layer { runner.withSink { NoticeScreen.copy(backdrop, into: $0.backdropView) } }
-            if cameraAway { noticeShown = false }
-        case .toggleMatteView:
-            runner.publish { $0.showMatte.toggle() }
-        case .takePhoto:
-            photo.shutter(runner, directory: settings.photos.directory)
-        }
-    }
-
+    /// No camera frames are composed while it is away, so the message is drawn into a still.
     private func showNotice() -> Bool {
-        let backdrop = backdrops.current
-        return runner.showStill { view in
-            NoticeScreen.draw("CAMERA DISCONNECTED", into: view, backdrop: backdrop, layer: layer)
-        }
+        let backdrop = backdrops.library.current
+        let text = messageText
+        return runner.showStill { view in NoticeScreen.draw(text, into: view, backdrop: backdrop, layer: layer) }
     }
 
     private func reopenIfDue() {
@@ -152,6 +244,7 @@ final class DeviceSession {
         if let error = runner.watchFailure { Log.warning("camera back but not watched: \(error.message)") }
         camera.succeeded(loop: loop)
         cameraAway = false
+        feed(.deviceBack(.camera))
         Log.info("camera back: \(runner.withSource { $0.summary })")
     }
 

@@ -99,8 +99,9 @@ enum HelpText {
     usage: backdrop run [--config FILE] [--frames N]
 
     The appliance loop. [camera] source and [output] sink in FILE (default /etc/backdrop/backdrop.conf)
-    choose where frames come from and go. SIGTERM/SIGINT stop, SIGHUP reloads the config,
-    SIGUSR1 prints latency statistics.
+    choose where frames come from and go. SIGTERM/SIGINT stop, SIGHUP reloads the config (and on
+    the box rescans the backdrop folder), SIGUSR1 prints latency statistics, SIGUSR2 saves what the
+    display shows into [photos] directory/screens (with writeback).
       --frames N  stop after N frames (default: run until stopped)
     """
 

@@ -49,6 +49,9 @@ final class ServiceLink {
         self.backdrops = backdrops
     }
 
+    /// A rescan replaced the backdrop set (SIGHUP); the running line names the new one's current.
+    func backdropsReplaced(by backdrops: BackgroundLibrary) { self.backdrops = backdrops }
+
     /// Call on every iteration: READY after the first frame reached the output, then the running
     /// line every `statusRefreshNanoseconds`.
     func framesShown(_ count: Int) {

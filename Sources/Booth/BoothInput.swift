@@ -16,6 +16,9 @@ public enum BoothInput: Equatable, Sendable {
     /// The photo writer's result: written under its final name, or not at all.
     case photoSaved
     case photoFailed(reason: String)
+    /// A short text to show for a while and then take away (a reload's outcome: "12 BACKDROPS",
+    /// or why the folder was refused); changes no state.
+    case notice(String)
     /// The USB import (or a rollback) began, said something, or ended.
     case importStarted
     case importProgress(String)

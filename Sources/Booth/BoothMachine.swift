@@ -32,6 +32,7 @@ import Controls
 /// | cameraAway | deviceBack(camera) | the state underneath | clearMessage (or the message underneath) |
 /// | any | deviceLost(display) | displayAway (countdown cancelled) | startReopening(display) |
 /// | displayAway | deviceBack(display) | the state underneath | none (the message slot kept its text) |
+/// | any | notice(text) | same | showMessage(text, 5 s) (under the countdown: shown after it) |
 /// | any | importStarted / importProgress(text) | importing | showMessage(text) |
 /// | importing | importFinished(summary) / importFailed(reason) | the state underneath | showMessage(text, 6 s / 5 s) |
 /// | any with a transient message | timer at its end | same | the message underneath, or clearMessage |
@@ -40,7 +41,9 @@ import Controls
 /// photo not under way change nothing. Whenever the earliest pending time changes the booth
 /// emits `armDeadline` (or `disarmDeadline` when nothing is pending).
 public struct BoothMachine {
-    public let configuration: BoothConfiguration
+    /// Replaced on a config reload: the countdown is read at each shutter press, so a change
+    /// takes effect from the next photo.
+    public var configuration: BoothConfiguration
 
     private enum PhotoPhase: Equatable {
         case idle
@@ -118,6 +121,8 @@ public struct BoothMachine {
             setPresent(device, true)
         case .timer:
             break
+        case .notice(let text):
+            show(.text(text), for: configuration.failureNanoseconds, at: now)
         case .frameCaptured:
             guard photo == .capturing else { break }
             photo = .saving

@@ -6,6 +6,8 @@ public struct PendingSignals {
     public var reload = false
     /// USR1: print the statistics.
     public var statistics = false
+    /// USR2: save a picture of what the display shows (where the display can capture it).
+    public var screenCapture = false
 
     public init() {}
 }

@@ -3,8 +3,9 @@ import CKernel
 /// An eventfd another thread writes to wake the I/O thread's epoll wait ("a result is ready").
 /// Contract: any thread may `signal` (never blocks, never allocates); only the I/O thread
 /// `drain`s, after the fd was readable. It carries no data: what was produced travels through its
-/// own hand-off primitive, which the receiver reads after draining. Owns the fd.
-public final class WakeSignal {
+/// own hand-off primitive, which the receiver reads after draining. Owns the fd. Sendable by
+/// that contract: `signal` is the only thing another thread does with it.
+public final class WakeSignal: @unchecked Sendable {
     private let fd: Int32
 
     public init() throws(SystemError) {

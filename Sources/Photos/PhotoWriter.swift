@@ -19,6 +19,7 @@ import Synchronization
 /// Hand-off, one photo at a time, through one atomic state (idle → captured → encoding → done):
 /// - `capture` (the thread that owns the shown frame, at a frame boundary): idle → captured.
 ///   Copies the frame into the writer's buffers; returns false, copying nothing, unless idle.
+///   `stageLayers` (same thread, while idle) copies the layers ahead of a later composite.
 /// - `startEncode` (same thread): captured → encoding, and wakes the worker. From here the
 ///   buffers belong to the worker.
 /// - the worker encodes and writes, stores the result, sets done, then calls `notify` (on the
@@ -113,16 +114,31 @@ public final class PhotoWriter: @unchecked Sendable {
     /// name. False when a photo is already under way (nothing is copied).
     public func capture(composite view: ImageView, colour: ImageView? = nil, alpha: ImageView? = nil,
                         depth: ImageView? = nil, at nanoseconds: UInt64) -> Bool {
-        precondition((view.format == .xrgb8888 || view.format == .argb8888) && view.size == layout.compositeSize,
-                     "the composite must be XRGB8888 or ARGB8888 at \(layout.compositeSize.description)")
+        guard stageLayers(colour: colour, alpha: alpha, depth: depth) else { return false }
+        return capture(composite: view, at: nanoseconds)
+    }
+
+    /// Copies a photo's layers ahead of its composite, for a composite that arrives later (a
+    /// display's writeback lands after the frame's commit, its layers are gone by then). Same
+    /// thread and rules as `capture`; replaces layers staged before. False unless idle.
+    @discardableResult
+    public func stageLayers(colour: ImageView?, alpha: ImageView?, depth: ImageView?) -> Bool {
         guard phase.load(ordering: .acquiring) == Phase.idle.rawValue else { return false }
-        Self.copy(view, into: composite.view)
         if let layers {
             layers.has = (colour != nil, alpha != nil, depth != nil)
             if let colour { Self.copy(colour, into: layers.colour.view) }
             if let alpha { Self.copy(alpha, into: layers.alpha.view) }
             if let depth { Self.copy(depth, into: layers.depth.view) }
         }
+        return true
+    }
+
+    /// Copies the composite, with the layers staged since the last photo (none: the JPEG alone).
+    public func capture(composite view: ImageView, at nanoseconds: UInt64) -> Bool {
+        precondition((view.format == .xrgb8888 || view.format == .argb8888) && view.size == layout.compositeSize,
+                     "the composite must be XRGB8888 or ARGB8888 at \(layout.compositeSize.description)")
+        guard phase.load(ordering: .acquiring) == Phase.idle.rawValue else { return false }
+        Self.copy(view, into: composite.view)
         capturedAt = nanoseconds
         phase.store(Phase.captured.rawValue, ordering: .releasing)
         return true
@@ -142,6 +158,8 @@ public final class PhotoWriter: @unchecked Sendable {
         guard phase.load(ordering: .acquiring) == Phase.done.rawValue else { return nil }
         let finished = result
         result = nil
+        // Layers belong to the photo they were staged for; the next one stages its own.
+        layers?.has = (false, false, false)
         phase.store(Phase.idle.rawValue, ordering: .releasing)
         return finished
     }

@@ -50,6 +50,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     private var composed: (slot: Int, stamp: FrameStamp)? = nil
     private var queuedCapture: UInt64 = 0
     private var frameLimit = 0
+    private var finishedFrameWatch: (from: Int, body: (FinishedFrame, inout Sink) -> Void)? = nil
     private var released = SlotList()
     private let wakeToken: UInt64
     private let sinkToken: UInt64
@@ -189,8 +190,18 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
         return true
     }
 
-    /// The slot on screen (or last stored), what a photo of the screen shows; nil before the first.
-    public var shownSlot: Int? { scanout.current }
+    /// Lends, once, the first frame compute finishes whose sequence is `sequence` or later (a
+    /// frame handed off after this call: `pairsHandedOff` now), on the I/O thread inside
+    /// `service`, before its camera slots go back and before it is submitted (so a writeback
+    /// armed in `body` is carried by this frame's commit). The views are valid only inside
+    /// `body`: compute is idle then (no frame is in flight until the next hand-off), so the matte
+    /// and the output are this frame's. A newer call replaces an older one; `cancelFinishedFrame`
+    /// drops it. For a photo, not per frame: storing `body` allocates.
+    public func whenFrameFinished(from sequence: Int, _ body: @escaping (FinishedFrame, inout Sink) -> Void) {
+        finishedFrameWatch = (sequence, body)
+    }
+
+    public func cancelFinishedFrame() { finishedFrameWatch = nil }
 
     /// Reopens the source once nothing in flight reads its buffers: every slot is given back, then
     /// `body` runs. Nil when compute still holds a frame (try again on the next wake).
@@ -255,6 +266,16 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     private func collectResult() {
         guard let result = results.take() else { return }
         jobInFlight = false
+        // Compared as a wrapping difference: the stamp's sequence is the hand-off count, truncated.
+        if let watch = finishedFrameWatch,
+           Int32(bitPattern: result.stamp.sequence &- UInt32(truncatingIfNeeded: watch.from)) >= 0 {
+            finishedFrameWatch = nil
+            let frame = FinishedFrame(color: source.colorView(slot: result.colorSlot),
+                                      depth: source.depthView(slot: result.depthSlot), depthUnitMM: source.depthUnitMM,
+                                      alpha: processor.alphaView, output: sink.outputView(slot: result.outputSlot),
+                                      stamp: result.stamp)
+            watch.body(frame, &sink)
+        }
         source.releaseColor(slot: result.colorSlot)
         source.releaseDepth(slot: result.depthSlot)
         statistics.matte.record(nanoseconds: result.matteNanoseconds)

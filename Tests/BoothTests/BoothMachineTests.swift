@@ -357,6 +357,30 @@ private func ns(_ ms: UInt64) -> UInt64 { ms * 1_000_000 }
                 == [.showMessage(.text("skipped sunset.tif: not a PNG or JPEG"), until: nil)])
     }
 
+    @Test func aNoticeShowsForFiveSecondsAndChangesNoState() {
+        var h = Harness()
+        let got = h.send(.notice("12 BACKDROPS"), atMS: 1000)
+        #expect(got == [.showMessage(.text("12 BACKDROPS"), until: ns(6000)), .armDeadline(at: ns(6000))])
+        #expect(h.booth.state == .live)
+        #expect(h.send(.timer, atMS: 6000) == [.clearMessage, .disarmDeadline])
+    }
+
+    @Test func aNoticeDuringTheCountdownWaitsUnderTheDigits() {
+        var h = Harness(countdown: 3)
+        h.press(.takePhoto, atMS: 1000)
+        let got = h.send(.notice("12 BACKDROPS"), atMS: 1500)
+        #expect(got == [])
+        #expect(h.booth.state == .countdown(remaining: 3))
+        #expect(h.booth.nextDeadline == ns(2000))
+    }
+
+    @Test func aChangedCountdownAppliesFromTheNextShutter() {
+        var h = Harness(countdown: 3)
+        h.booth.configuration.countdownSeconds = 0
+        #expect(h.press(.takePhoto, atMS: 1000) == [.captureShownFrame])
+        #expect(h.booth.state == .capturing)
+    }
+
     @Test func importFinishedShowsTheSummaryForSixSeconds() {
         var h = Harness()
         h.send(.importStarted, atMS: 1000)

@@ -199,6 +199,34 @@ private func psnr(_ decoded: borrowing PixelBuffer, _ source: borrowing PixelBuf
         #expect(mismatches == 0)
     }
 
+    /// A display's writeback arrives after the frame's layers are gone: layers staged first go
+    /// with the composite captured later, and only with that photo.
+    @Test func stagedLayersGoWithTheNextCompositeOnly() throws {
+        let folder = TemporaryDirectory("photo-staged")
+        let finished = try Finished()
+        let composite = FrameSize(width: 160, height: 90)
+        let camera = FrameSize(width: 32, height: 24)
+        let layout = PhotoLayout(compositeSize: composite,
+                                 layers: .init(colourFormat: .rgb24, colourSize: camera, alphaSize: camera, depthSize: camera))
+        let writer = try PhotoWriter(directory: folder.path, layout: layout, notify: { finished.signal() })
+        defer { writer.stop() }
+        let alpha = PixelBuffer(format: .alpha8, size: camera)
+        let depth = PixelBuffer(format: .z16, size: camera)
+        let frame = sceneFrame(composite)
+        #expect(writer.stageLayers(colour: nil, alpha: alpha.view, depth: depth.view))
+        #expect(writer.capture(composite: frame.view, at: 3_000_000))
+        #expect(!writer.stageLayers(colour: nil, alpha: alpha.view, depth: nil), "staging refused while a photo is under way")
+        writer.startEncode()
+        #expect(finished.wait())
+        #expect(writer.takeResult() == .saved(name: "photo-00000001-0000000003.jpg"))
+        #expect(writer.capture(composite: frame.view, at: 4_000_000))
+        writer.startEncode()
+        #expect(finished.wait())
+        #expect(writer.takeResult() == .saved(name: "photo-00000002-0000000004.jpg"))
+        #expect(names(in: folder.path) == ["photo-00000001-0000000003-alpha.png", "photo-00000001-0000000003-depth.png",
+                                          "photo-00000001-0000000003.jpg", "photo-00000002-0000000004.jpg"])
+    }
+
     /// A process killed between the write and the rename: the folder as the kill leaves it
     /// (the worker held at the rename) has no file under a final name, and a writer started
     /// afterwards on the same folder (the restart) clears the temporary and names its photos

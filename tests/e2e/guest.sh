@@ -36,6 +36,7 @@ wait_until() {
   done
 }
 log_has() { grep -q "$2" "$1"; }
+reloaded_more() { [ "$(count_in "$1" "$3")" -gt "$2" ]; }
 count_in() { grep -c "$2" "$1" 2>/dev/null || true; }
 alive() { kill -0 "$1" 2>/dev/null; }
 gone() { ! kill -0 "$1" 2>/dev/null; }
@@ -51,21 +52,42 @@ down() { echo pull-up > "$lines/sim_gpio$1/pull"; }
 up() { echo pull-down > "$lines/sim_gpio$1/pull"; }
 press() { down "$1"; sleep "${2:-0.1}"; up "$1"; }
 
-newest_photo() { ls -t "$photos" 2>/dev/null | head -n 1; }
+# Photos are named by sequence number, so the newest sorts last; temporaries start with '.'.
+newest_photo() { ls "$photos" 2>/dev/null | grep '^photo-.*[0-9]\.jpg$' | tail -n 1; }
+newest_screen() { ls "$photos/screens" 2>/dev/null | grep '^photo-.*\.jpg$' | tail -n 1; }
 # Presses the shutter and waits for a new photo; emits it as NAME (or an event when none came).
+# A photo appears under its final name only once written whole (temporary, fsync, rename).
 photo() {
   name=$1
   before=$(newest_photo)
   press $SHUTTER 0.1
   if wait_until 20 photo_changed "$before"; then
-    sleep 0.2  # the PNG is written after the file appears
-    emit "$name.png" "$photos/$(newest_photo)"
+    emit "$name.jpg" "$photos/$(newest_photo)"
   else
     event "photo_missing=$name"
   fi
 }
 photo_changed() { [ "$(newest_photo)" != "$1" ] && [ -n "$(newest_photo)" ]; }
+# SIGUSR2: what the display shows (its writeback) into $photos/screens; emits it as NAME.
+screen() {
+  name=$1
+  before=$(newest_screen)
+  kill -USR2 "$bd"
+  if wait_until ${2:-10} screen_changed "$before"; then
+    emit "$name.jpg" "$photos/screens/$(newest_screen)"
+  else
+    event "screen_missing=$name"
+  fi
+}
+screen_changed() { [ "$(newest_screen)" != "$1" ] && [ -n "$(newest_screen)" ]; }
+# "frames presented: N, dropped late: L, dropped by sink: S" as N,L,S, from the statistics SIGUSR1 prints.
+frame_counts() {
+  kill -USR1 "$1"
+  sleep 0.3
+  grep "frames presented:" "$2" | tail -n 1 | sed 's/frames presented: \([0-9]*\), dropped late: \([0-9]*\), dropped by sink: \([0-9]*\).*/\1,\2,\3/'
+}
 
+partial_present() { ls -a "$photos" | grep -q '^\.photo-.*\.partial$'; }
 loopback_capturing() { v4l2-ctl -d "$1" -D 2>/dev/null | sed -n '/Device Caps/,$p' | grep -q "Video Capture"; }
 
 # Frames presented so far, from the statistics SIGUSR1 prints.
@@ -73,6 +95,12 @@ presented() {
   kill -USR1 "$1"
   sleep 0.3
   grep "frames presented:" "$2" | tail -n 1 | sed 's/frames presented: \([0-9]*\).*/\1/'
+}
+# The loop's own count of epoll_wait returns, from the same statistics.
+wakeups() {
+  kill -USR1 "$1"
+  sleep 0.3
+  grep "event loop:" "$2" | tail -n 1 | sed 's/event loop: \([0-9]*\) wake-ups.*/\1/'
 }
 enough_frames() { n=$(presented "$1" "$2"); [ -n "$n" ] && [ "$n" -ge "$3" ]; }
 
@@ -103,7 +131,9 @@ if ! wait_until 30 loopback_capturing /dev/video11 || ! wait_until 10 loopback_c
   exit 1
 fi
 log1=$tmp/backdrop-loopback.log
-start_backdrop "$work/e2e.conf" "$log1"
+# A copy of the config the guest may change (countdown_s) before a SIGHUP.
+cp "$work/e2e.conf" "$tmp/e2e.conf"
+start_backdrop "$tmp/e2e.conf" "$log1"
 bd=$(cat "$tmp/pid")
 if ! wait_until 90 log_has "$log1" "running:"; then
   event setup=backdrop-not-running
@@ -128,11 +158,12 @@ sleep 0.4; up $NEXT
 sleep 0.5
 event "bounce_next_intents=$(( $(count_in "$log1" "button: next backdrop") - nexts_before ))"
 photo bounce-c
-# A long press toggles the matte view; a second one toggles it back.
-press $NEXT 1.5
+# A long press toggles the matte view (the shutter is refused there: a screen capture shows
+# it); a second one toggles it back.
+press $NEXT 6
 sleep 0.3
-photo matte
-press $NEXT 1.5
+screen matte
+press $NEXT 6
 sleep 0.3
 press $PREV 0.1
 sleep 0.3
@@ -141,7 +172,11 @@ photo previous-b
 # Fault: the camera stalls (the producer stops writing) for 3 s.
 before_stall=$(presented "$bd" "$log1")
 kill -USR1 "$prod"
-sleep 3
+sleep 0.5
+w0=$(wakeups "$bd" "$log1"); u0=$(uptime_s)
+sleep 2.5
+w1=$(wakeups "$bd" "$log1"); u1=$(uptime_s)
+event "stall_wakeups=$(awk -v a="$w0" -v b="$w1" -v s="$u0" -v t="$u1" 'BEGIN { printf "%d in %.1f s", b - a, t - s }')"
 if alive "$bd"; then event stall_alive=1; else event stall_alive=0; fi
 during_stall=$(presented "$bd" "$log1")
 kill -USR2 "$prod"
@@ -149,6 +184,53 @@ sleep 2
 after_stall=$(presented "$bd" "$log1")
 event "stall_frames=${before_stall:-0},${during_stall:-0},${after_stall:-0}"
 photo after-stall-b
+
+# The countdown: SIGHUP with countdown_s = 10 (the longest allowed: a loaded emulated board takes
+# seconds per screen capture; the reload also rescans the backdrop folder), then the shutter; screen captures while the
+# digits count down, then the photo taken at zero. The frame counts before and after say whether
+# frames kept flowing and how many were dropped.
+reloads=$(count_in "$log1" "config reloaded")
+rescans=$(count_in "$log1" "backdrops rescanned")
+sed 's/^countdown_s = .*/countdown_s = 10/' "$work/e2e.conf" > "$tmp/e2e.conf"
+kill -HUP "$bd"
+if wait_until 20 reloaded_more "$log1" "$reloads" "config reloaded" && wait_until 30 reloaded_more "$log1" "$rescans" "backdrops rescanned"; then
+  event reload_rescan=1
+else
+  event reload_rescan=0
+fi
+sleep 0.5
+counts_before=$(frame_counts "$bd" "$log1")
+before=$(newest_photo)
+screens_before=$(ls "$photos/screens" 2>/dev/null | grep -c '^photo-' || true)
+t0=$(uptime_s)
+event "countdown_press_uptime=$t0"
+press $SHUTTER 0.1
+# A screen capture asked for every half second through the countdown and the save (one at a
+# time: a request while one is under way, or while the photo holds the writeback, is refused and
+# logged). No look at the folder in between: forks are slow on a loaded emulated board.
+asks=0
+while [ $asks -lt 28 ]; do
+  asks=$((asks + 1))
+  kill -USR2 "$bd"
+  sleep 0.5
+done
+event "countdown_screen_requests=$asks"
+if wait_until 20 photo_changed "$before"; then
+  event "countdown_photo_after=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')"
+  emit "countdown-photo-$(newest_photo)" "$photos/$(newest_photo)"
+else
+  event photo_missing=countdown-photo
+fi
+sleep 1
+n=0
+for name in $(ls "$photos/screens" | grep '^photo-' | tail -n +$((screens_before + 1))); do
+  n=$((n + 1))
+  emit "countdown-$n-$name" "$photos/screens/$name"
+done
+sleep 1
+counts_after=$(frame_counts "$bd" "$log1")
+event "countdown_counts=$counts_before,$counts_after"
+event "countdown_elapsed=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')"
 
 # Latency needs 300 frames; wait for them (bounded), then stop with SIGTERM.
 wait_until 120 enough_frames "$bd" "$log1" 320 || say "fewer than 320 frames presented"
@@ -168,6 +250,31 @@ if timeout 20 v4l2-ctl -d /dev/video10 --stream-mmap=3 --stream-count=2 --stream
 else
   event released_v4l2=0
 fi
+# Killed mid-save: every photo file waits 3 s written under its temporary name before the
+# rename (BACKDROP_TEST_RENAME_DELAY_MS); SIGKILL lands in that window. No file may appear under
+# a final name, and the temporary is what is left.
+log3=$tmp/backdrop-kill.log
+BACKDROP_TEST_RENAME_DELAY_MS=3000 BACKDROP_BOARD_DIR=$work/board "$backdrop" run --config "$work/e2e.conf" > "$log3" 2>&1 &
+bd=$!
+if wait_until 90 log_has "$log3" "running:"; then
+  sleep 1
+  finals_before=$(ls "$photos" | grep -c '^photo-' || true)
+  press $SHUTTER 0.1
+  if wait_until 20 partial_present; then
+    kill -KILL "$bd"
+    wait "$bd" 2>/dev/null
+    event kill_partial_seen=1
+  else
+    event kill_partial_seen=0
+    kill -KILL "$bd"; wait "$bd" 2>/dev/null
+  fi
+  event "kill_new_finals=$(( $(ls "$photos" | grep -c '^photo-' || true) - finals_before ))"
+  event "kill_partials=$(ls -a "$photos" | grep -c '^\.photo-.*\.partial$' || true)"
+else
+  event kill_setup=0
+  kill -KILL "$bd" 2>/dev/null
+fi
+emit backdrop-kill.log "$log3"
 kill -TERM "$prod"; wait "$prod"
 emit producer.log "$tmp/producer.log"
 fi
@@ -195,7 +302,13 @@ v4l2-ctl -d /dev/video0 -c disconnect=1 > "$tmp/disconnect" 2>&1 || { event disc
 if wait_until 20 log_has "$log2" "camera disconnected"; then event disconnected_logged=1; else event disconnected_logged=0; fi
 sleep 1
 if alive "$bd"; then event unplug_alive=1; else event unplug_alive=0; fi
-photo notice
+# Idle: the camera away, the loop waiting for it (back-off deadlines, the heartbeat); 10 s quiet.
+w0=$(wakeups "$bd" "$log2"); u0=$(uptime_s)
+sleep 10
+w1=$(wakeups "$bd" "$log2"); u1=$(uptime_s)
+event "away_wakeups=$(awk -v a="$w0" -v b="$w1" -v s="$u0" -v t="$u1" 'BEGIN { printf "%d in %.1f s", b - a, t - s }')"
+# The shutter does nothing while the camera is away: a screen capture shows the notice.
+screen notice
 exec 3<&-
 reloaded=0
 for attempt in 1 2 3 4 5 6 7 8 9 10; do

@@ -9,18 +9,55 @@
  *   imagecheck grey A.png                      the matte view: >= 99 % of pixels have R = G = B, with dark and light
  *   imagecheck notice A.png                    the notice: a black box with white text across the middle
  *   imagecheck size A.png                      prints WIDTHxHEIGHT
+ *   imagecheck psnr A B MIN [BACKDROP.png]     PSNR of A against B >= MIN dB; with BACKDROP, also over the pixels
+ *                                              where B differs from it (the person), as match does
+ *   imagecheck digit A LAYER.png X Y W H TOL PERCENT
+ *                                              the message region X,Y,W,H of A shows what `backdrop render-message`
+ *                                              drew in LAYER.png: >= PERCENT % of its pixels within TOL levels
+ * A and B may be PNG or JPEG (the photos are JPEG, libturbojpeg decodes them).
  */
+#include <math.h>
 #include <spng.h>
+#include <turbojpeg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct { unsigned width, height; unsigned char *rgb; } Image;
 
+static Image load_jpeg(const char *path, FILE *file) {
+    Image image = {0, 0, NULL};
+    fseek(file, 0, SEEK_END);
+    long length = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    unsigned char *bytes = malloc(length > 0 ? (size_t)length : 1);
+    if (length <= 0 || fread(bytes, 1, (size_t)length, file) != (size_t)length) { fprintf(stderr, "%s: unreadable\n", path); exit(2); }
+    tjhandle tj = tjInitDecompress();
+    int width, height, subsampling, colourspace;
+    if (tjDecompressHeader3(tj, bytes, (unsigned long)length, &width, &height, &subsampling, &colourspace)) {
+        fprintf(stderr, "%s: %s\n", path, tjGetErrorStr2(tj));
+        exit(2);
+    }
+    image.rgb = malloc((size_t)width * height * 3);
+    if (tjDecompress2(tj, bytes, (unsigned long)length, image.rgb, width, 0, height, TJPF_RGB, TJFLAG_ACCURATEDCT)) {
+        fprintf(stderr, "%s: %s\n", path, tjGetErrorStr2(tj));
+        exit(2);
+    }
+    image.width = (unsigned)width;
+    image.height = (unsigned)height;
+    tjDestroy(tj);
+    free(bytes);
+    fclose(file);
+    return image;
+}
+
 static Image load(const char *path) {
     Image image = {0, 0, NULL};
     FILE *file = fopen(path, "rb");
     if (!file) { perror(path); exit(2); }
+    int first = fgetc(file), second = fgetc(file);
+    rewind(file);
+    if (first == 0xFF && second == 0xD8) return load_jpeg(path, file);
     spng_ctx *ctx = spng_ctx_new(0);
     spng_set_png_file(ctx, file);
     struct spng_ihdr ihdr;
@@ -73,6 +110,66 @@ static int match(const char *a_path, const char *b_path, int tolerance, double p
     if (backdrop_path) printf("; person: %.2f %% of %zu pixels within", person_share, person);
     printf("\n");
     if (backdrop_path && (person < total / 20 || person_share < percent)) return 1;
+    return share >= percent ? 0 : 1;
+}
+
+static int psnr(const char *a_path, const char *b_path, double minimum, const char *backdrop_path) {
+    Image a = load(a_path), b = load(b_path);
+    Image back = backdrop_path ? load(backdrop_path) : b;
+    if (a.width != b.width || a.height != b.height || back.width != b.width || back.height != b.height) {
+        printf("sizes differ: %ux%u vs %ux%u\n", a.width, a.height, b.width, b.height);
+        return 1;
+    }
+    double squared = 0, person_squared = 0;
+    size_t total = (size_t)a.width * a.height, person = 0;
+    for (size_t i = 0; i < total; i++) {
+        double pixel = 0;
+        int is_person = 0;
+        for (int c = 0; c < 3; c++) {
+            double d = (double)a.rgb[i * 3 + c] - (double)b.rgb[i * 3 + c];
+            pixel += d * d;
+            if (b.rgb[i * 3 + c] != back.rgb[i * 3 + c]) is_person = 1;
+        }
+        squared += pixel;
+        if (is_person) { person_squared += pixel; person++; }
+    }
+    double mse = squared / (double)(total * 3);
+    double db = mse == 0 ? 99.0 : 10 * log10(255.0 * 255.0 / mse);
+    printf("PSNR %.1f dB over %ux%u (need %.0f)", db, a.width, a.height, minimum);
+    int ok = db >= minimum;
+    if (backdrop_path) {
+        double person_mse = person ? person_squared / (double)(person * 3) : 0;
+        double person_db = person_mse == 0 ? 99.0 : 10 * log10(255.0 * 255.0 / person_mse);
+        printf("; person: %.1f dB over %zu pixels", person_db, person);
+        ok = ok && person >= total / 20 && person_db >= minimum;
+    }
+    printf("\n");
+    return ok ? 0 : 1;
+}
+
+/* The message layer draws an opaque box, so the region of a captured frame equals the rendered
+ * layer there, whatever is underneath. */
+static int digit(const char *path, const char *layer_path, unsigned x0, unsigned y0, unsigned w, unsigned h, int tolerance,
+                 double percent) {
+    Image image = load(path), layer = load(layer_path);
+    if (image.width != layer.width || image.height != layer.height || x0 + w > image.width || y0 + h > image.height) {
+        printf("sizes differ or region outside: %ux%u vs %ux%u\n", image.width, image.height, layer.width, layer.height);
+        return 1;
+    }
+    size_t within = 0, total = (size_t)w * h;
+    for (unsigned y = y0; y < y0 + h; y++) {
+        for (unsigned x = x0; x < x0 + w; x++) {
+            const unsigned char *p = at(&image, x, y), *q = at(&layer, x, y);
+            int worst = 0;
+            for (int c = 0; c < 3; c++) {
+                int d = abs((int)p[c] - (int)q[c]);
+                if (d > worst) worst = d;
+            }
+            if (worst <= tolerance) within++;
+        }
+    }
+    double share = 100.0 * (double)within / (double)total;
+    printf("%.2f %% of the %ux%u region within %d levels\n", share, w, h, tolerance);
     return share >= percent ? 0 : 1;
 }
 
@@ -142,11 +239,17 @@ int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "backdrop")) return backdrop(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "grey")) return grey(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "notice")) return notice(argv[2]);
+    if ((argc == 5 || argc == 6) && !strcmp(argv[1], "psnr"))
+        return psnr(argv[2], argv[3], atof(argv[4]), argc == 6 ? argv[5] : NULL);
+    if (argc == 10 && !strcmp(argv[1], "digit"))
+        return digit(argv[2], argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]),
+                     (unsigned)atoi(argv[7]), atoi(argv[8]), atof(argv[9]));
     if (argc == 3 && !strcmp(argv[1], "size")) {
         Image image = load(argv[2]);
         printf("%ux%u\n", image.width, image.height);
         return 0;
     }
-    fprintf(stderr, "usage: imagecheck match A B TOL PERCENT [BACKDROP] | backdrop A | grey A | notice A | size A\n");
+    fprintf(stderr, "usage: imagecheck match A B TOL PERCENT [BACKDROP] | psnr A B MIN [BACKDROP] | digit A LAYER X Y W H TOL PERCENT"
+                    " | backdrop A | grey A | notice A | size A\n");
     return 2;
 }

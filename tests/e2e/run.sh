@@ -13,14 +13,19 @@
 #
 #   1 capture      vivid and loopback streaming, monotonic timestamps, depth found by `auto`
 #   2 end-to-end   the producer's known RGB-D frame through `backdrop run` on vkms; a shutter photo
-#                  (writeback) against `backdrop render` of the same frame: <= 1 level on >= 95 %
-#                  of all pixels and of the person's pixels
+#                  (writeback, JPEG) against `backdrop render` of the same frame: PSNR >= 40 dB over
+#                  all pixels and over the person's pixels
 #   3 buttons      next changes the backdrop (photo two frame periods after the press), a bouncing
-#                  press counts once, a long press shows the matte (grey), previous goes back
+#                  press counts once, a long press shows the matte (grey, in a screen capture),
+#                  previous goes back
 #   4 faults       the producer stalls 3 s: alive, frames again after; vivid's Disconnect control:
 #                  alive, notice on screen, reload: frames again; SIGTERM exits within 1 s and
 #                  releases the display (modetest), the GPIO lines (gpioget) and the camera nodes
 #   5 latency      capture -> flip p50/p99/max from the statistics printed at SIGTERM (>= 300 frames)
+#   6 countdown    SIGHUP sets countdown_s = 10 and rescans the backdrops; the shutter's digits seen in
+#                  screen captures (SIGUSR2, writeback) against `backdrop render-message`; the JPEG taken
+#                  at zero against the render (PSNR >= 40 dB); frames shown and dropped meanwhile
+#   7 killed-mid-save  SIGKILL while a photo waits under its temporary name: no file under a final name
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 arch=x86_64
@@ -60,12 +65,13 @@ python3 "$repo/tests/e2e/scene.py" "$work" || { fail setup "scene.py failed"; ex
 cp -r "$repo/tests/e2e/board" "$work/board"
 static=; [ "$arch" = arm64 ] && static=-static
 $cc -O2 -Wall $static -o "$work/producer" "$repo/tests/e2e/producer.c" || { fail setup "cannot build the producer"; exit 1; }
-gcc -O2 -Wall -o "$work/imagecheck" "$repo/tests/e2e/imagecheck.c" $(pkg-config --cflags --libs spng) ||
+gcc -O2 -Wall -o "$work/imagecheck" "$repo/tests/e2e/imagecheck.c" $(pkg-config --cflags --libs spng libturbojpeg) -lm ||
   { fail setup "cannot build imagecheck"; exit 1; }
 write_config() {
   cat > "$1" <<EOF
 # The end-to-end configuration: the defaults, with the matte's temporal smoothing off (the render
-# of one frame has no history) and a debounce window wide enough for an emulated CPU.
+# of one frame has no history), and a debounce window and a long press wide enough for an
+# emulated CPU on a loaded machine (a 0.1 s press must not become a long one).
 [matte]
 mode = fixed
 near_mm = 300
@@ -89,9 +95,11 @@ blend = ${E2E_BLEND:-auto}
 [buttons]
 board = qemu-e2e
 debounce_ms = 250
-long_press_ms = 800
+long_press_ms = 5000
 [photos]
 directory = /tmp/e2e-photos
+# At once, so a photo shows the frame of the moment (the countdown scenario sets 3 by SIGHUP).
+countdown_s = 0
 EOF
 }
 write_config "$work/e2e.conf"
@@ -140,16 +148,16 @@ fi
 
 check() { "$work/imagecheck" "$@" 2>&1; }
 # The expected composites, rendered by the host build at the size the display showed.
-size=$(check size "$out/live-a.png" 2>/dev/null) || size=1024x768
+size=$(check size "$out/live-a.jpg" 2>/dev/null) || size=1024x768
 for b in a b c; do
   "$host_binary" render "$work/recording" --background "$work/backdrops/$b.png" --out "$work/expected-$b" \
     --config "$work/e2e.conf" --size "$size" > /dev/null 2>&1
 done
 expected() { echo "$work/expected-$1/000000.png"; }
 
-# ---- Scenario 2: end to end.
-if [ -f "$out/live-a.png" ]; then
-  verdict=$(check match "$out/live-a.png" "$(expected a)" 1 95 "$work/backdrops/a.png")
+# ---- Scenario 2: end to end. Photos are JPEG (4:4:4, quality 95): judged by PSNR against the render.
+if [ -f "$out/live-a.jpg" ]; then
+  verdict=$(check psnr "$out/live-a.jpg" "$(expected a)" 40 "$work/backdrops/a.png")
   if [ $? = 0 ]; then pass end-to-end "photo vs render: $verdict"; else fail end-to-end "photo vs render: $verdict"; fi
   grep -E "^(display|buttons|colour|running):? " "$log1" | sed 's/^/    /'
 else
@@ -158,16 +166,16 @@ fi
 
 # ---- Scenario 3: buttons.
 problems=""
-shown() { check backdrop "$out/$1.png" 2>/dev/null | cut -d' ' -f1; }
+shown() { check backdrop "$out/$1.jpg" 2>/dev/null | cut -d' ' -f1; }
 [ "$(shown next-b)" = b ] || problems+="next: photo shows '$(shown next-b)' not b; "
-if [ -f "$out/next-b.png" ]; then
-  verdict=$(check match "$out/next-b.png" "$(expected b)" 1 95 "$work/backdrops/b.png") ||
+if [ -f "$out/next-b.jpg" ]; then
+  verdict=$(check psnr "$out/next-b.jpg" "$(expected b)" 40 "$work/backdrops/b.png") ||
     problems+="next: photo vs render with b: $verdict; "
 fi
 bounces=$(fact bounce_next_intents)
 [ "$bounces" = 1 ] || problems+="bouncing press gave ${bounces:-?} next intents, not 1; "
 [ "$(shown bounce-c)" = c ] || problems+="after the bouncing press the photo shows '$(shown bounce-c)' not c; "
-matte=$(check grey "$out/matte.png") || problems+="long press: photo not the grey matte ($matte); "
+matte=$(check grey "$out/matte.jpg") || problems+="long press: screen capture not the grey matte ($matte); "
 [ "$(shown previous-b)" = b ] || problems+="previous: photo shows '$(shown previous-b)' not b; "
 grep -q "toggle matte view" "$log1" 2>/dev/null || problems+="no 'toggle matte view' in the log; "
 if [ -z "$problems" ]; then
@@ -183,25 +191,25 @@ notes=""
 IFS=, read -r s0 s1 s2 <<< "$(fact stall_frames)"
 [ "${s2:-0}" -gt "${s1:-0}" ] 2>/dev/null || problems+="no frames after the stall (presented $s0, $s1, $s2); "
 notes+="stall: presented $s0 before, $s1 after 3 s stalled, $s2 after resuming; "
-if [ -f "$out/after-stall-b.png" ]; then
-  verdict=$(check match "$out/after-stall-b.png" "$(expected b)" 1 95 "$work/backdrops/b.png") ||
+if [ -f "$out/after-stall-b.jpg" ]; then
+  verdict=$(check psnr "$out/after-stall-b.jpg" "$(expected b)" 40 "$work/backdrops/b.png") ||
     problems+="after the stall: photo vs render: $verdict; "
 else
   problems+="no photo after the stall; "
 fi
 [ "$(fact unplug_alive)" = 1 ] || problems+="backdrop died on unplug; "
 [ "$(fact disconnected_logged)" = 1 ] || problems+="no 'camera disconnected' in the log after vivid's Disconnect; "
-if [ -f "$out/notice.png" ]; then
-  verdict=$(check notice "$out/notice.png") || problems+="unplugged: the photo shows no notice ($verdict); "
+if [ -f "$out/notice.jpg" ]; then
+  verdict=$(check notice "$out/notice.jpg") || problems+="unplugged: the screen capture shows no notice ($verdict); "
   notes+="notice photo: $verdict; "
 else
-  problems+="no photo while unplugged (the shutter is not handled while the camera is away); "
+  problems+="no screen capture while unplugged (SIGUSR2); "
 fi
 [ "$(fact camera_back)" = 1 ] || problems+="no 'camera back' after reloading vivid; "
 IFS=, read -r b0 b1 <<< "$(fact back_frames)"
 [ "${b1:-0}" -gt "${b0:-0}" ] 2>/dev/null || problems+="no frames after the camera came back ($b0, $b1); "
 notes+="vivid unloaded for the reload: $(fact vivid_unloaded); "
-if [ -f "$out/vivid-back.png" ] && check notice "$out/vivid-back.png" > /dev/null; then
+if [ -f "$out/vivid-back.jpg" ] && check notice "$out/vivid-back.jpg" > /dev/null; then
   problems+="the notice is still shown after the camera came back; "
 fi
 for run in loopback vivid; do
@@ -221,6 +229,77 @@ else
   echo "    ($notes)"
 fi
 
+# ---- Scenario 6: countdown. SIGHUP (countdown_s = 10, folder rescanned), the shutter, screen captures
+# while counting (each judged against `backdrop render-message D --countdown` in the message region),
+# the photo taken at zero against the render, and the frames shown and dropped meanwhile.
+problems=""
+[ "$(fact reload_rescan)" = 1 ] || problems+="SIGHUP: no 'config reloaded' and 'backdrops rescanned' in the log; "
+seen=""
+timeline=""
+for d in 10 9 8 7 6 5 4 3 2 1; do
+  region=$("$host_binary" render-message "$d" --countdown --size "$size" --out "$work/digit-$d.png" | sed -n 's/.*region \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\) .*/\1 \2 \3 \4/p')
+  eval "region_$d=\"$region\""
+done
+photo_file=$(ls "$out" | grep '^countdown-photo-' | head -n 1)
+# Names carry the CLOCK_MONOTONIC milliseconds of the capture: each screen's time before the photo's.
+boot_ms() { sed -n 's/.*photo-[0-9]*-0*\([0-9][0-9]*\)\.jpg$/\1/p' <<< "$1"; }
+photo_ms=$(boot_ms "$photo_file")
+for capture in $(ls "$out" | grep '^countdown-[0-9]*-photo-' | sort -t- -k2 -n); do
+  digit=-
+  for d in 10 9 8 7 6 5 4 3 2 1; do
+    eval "region=\$region_$d"
+    # shellcheck disable=SC2086
+    if [ -n "$region" ] && check digit "$out/$capture" "$work/digit-$d.png" $region 24 95 > /dev/null; then digit=$d; fi
+  done
+  seen+="$digit "
+  ms=$(boot_ms "$capture")
+  [ -n "$photo_ms" ] && [ -n "$ms" ] && timeline+="$digit at $(awk -v a="$ms" -v b="$photo_ms" 'BEGIN { printf "%+.1f", (a - b) / 1000 }') s, "
+done
+# The digits seen count down: in order, none after a smaller one, at least two different ones
+# (a loaded emulated board takes seconds per screen capture, so not every second is caught).
+previous=11; distinct=0; ordered=1
+for digit in $seen; do
+  [ "$digit" = - ] && continue
+  [ "$digit" -le "$previous" ] || ordered=0
+  [ "$digit" -lt "$previous" ] && distinct=$((distinct + 1))
+  previous=$digit
+done
+if [ $ordered = 0 ] || [ $distinct -lt 2 ]; then
+  problems+="countdown digits in the screen captures: '${seen:-none}' (want 10..1 counting down, at least two different); "
+fi
+# The photo against the render over the backdrop it shows (the buttons scenario leaves b).
+if [ -n "$photo_file" ]; then
+  on=$(check backdrop "$out/$photo_file" 2>/dev/null | cut -d' ' -f1)
+  if [ -f "$(expected "$on")" ]; then
+    verdict=$(check psnr "$out/$photo_file" "$(expected "$on")" 40 "$work/backdrops/$on.png") ||
+      problems+="the photo at zero vs render with $on: $verdict; "
+  else
+    problems+="the photo at zero shows no known backdrop ('$on'); "
+  fi
+else
+  problems+="no photo after the countdown; "
+fi
+IFS=, read -r p0 l0 s0 p1 l1 s1 <<< "$(fact countdown_counts)"
+elapsed=$(fact countdown_elapsed)
+shown_frames=$(( ${p1:-0} - ${p0:-0} ))
+dropped=$(( ${l1:-0} - ${l0:-0} + ${s1:-0} - ${s0:-0} ))
+[ "$shown_frames" -gt 0 ] 2>/dev/null || problems+="no frames shown during the countdown and save (presented $p0 -> $p1); "
+notes="captures in order: $seen (${timeline%, } before the photo's frame); $(fact countdown_screen_requests) requests; photo $(fact countdown_photo_after) s after the shutter: ${verdict:-}; frames during the countdown and save: $shown_frames shown in ${elapsed:-?} s, $dropped dropped (late $(( ${l1:-0} - ${l0:-0} )), by sink $(( ${s1:-0} - ${s0:-0} )))"
+if [ -z "$problems" ]; then pass countdown "$notes"; else fail countdown "$problems"; echo "    ($notes)"; fi
+echo "photo$tag: frames dropped around a photo (countdown + save): $dropped of $((shown_frames + dropped))"
+
+# ---- Scenario 7: killed mid-save. Each file of that run waits 3 s under its temporary name before
+# the rename; SIGKILL in that window must leave no file under a final name.
+problems=""
+[ "$(fact kill_partial_seen)" = 1 ] || problems+="no temporary .photo-*.partial seen before the kill (setup $(fact kill_setup)); "
+[ "$(fact kill_new_finals)" = 0 ] || problems+="$(fact kill_new_finals) new file(s) under a final name after the kill; "
+[ "${kill_partials:=$(fact kill_partials)}" -ge 1 ] 2>/dev/null || problems+="the temporary did not stay (${kill_partials:-?}); "
+if [ -z "$problems" ]; then
+  pass killed-mid-save "SIGKILL while the photo was written under its temporary name: no new final name, $(fact kill_partials) temporary left (removed at the next start)"
+else
+  fail killed-mid-save "$problems"
+fi
+
 # ---- Scenario 5: latency, from the statistics printed at SIGTERM.
 latency=$(grep "latency end-to-end:" "$log1" 2>/dev/null | tail -n 1 | sed 's/^.*latency end-to-end: *//')
 count=$(sed -n 's/.*(n=\([0-9]*\)).*/\1/p' <<< "$latency")
@@ -230,6 +309,7 @@ else
   fail latency "fewer than 300 frames measured (${count:-none})"
 fi
 echo "latency$tag end-to-end (capture timestamp -> page flip): ${latency:-none}"
+echo "event loop$tag wake-ups (epoll_wait returns, SIGUSR1 counts; each count itself adds ~2): camera stalled $(fact stall_wakeups), camera away $(fact away_wakeups)"
 grep -E "frames presented:|latency (sync|matte|compose|present):" "$log1" 2>/dev/null | tail -n 6 | sed 's/^/    /'
 if [ $failures = 0 ]; then echo "e2e$tag: $((SECONDS - start)) s, all passed"
 else echo "e2e$tag: $((SECONDS - start)) s, $failures failed; artifacts in $work"; fi

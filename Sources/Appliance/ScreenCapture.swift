@@ -1,0 +1,112 @@
+import Capture
+import Frames
+import KernelIO
+import Photos
+import Pipeline
+import Scanout
+
+/// SIGUSR2: a picture of what the display shows, as a JPEG in `directory` (the photo writer's
+/// names), for a technician asking what the box shows and for the end-to-end test (countdown
+/// digits, the matte view, the camera-away notice: screens the shutter does not photograph).
+/// Taken from the writeback connector only: armed on the signal, carried by the next commit
+/// (a frame, or the camera-away still drawn again), saved on a writer thread of its own made at
+/// the first request (buffers of the display's size). Without writeback, or while a photo holds
+/// the writeback, a request is refused with a log line. Never waits. I/O thread only.
+final class ScreenCapture {
+    static let giveUpNanoseconds: UInt64 = 5_000_000_000
+
+    private let directory: String
+    private let cpuMask: UInt64
+    private let wake: WakeSignal
+    private let resultToken: UInt64
+    private let fenceToken: UInt64
+    private let deadline: EventLoop.DeadlineID
+    private var writer: PhotoWriter? = nil
+    private var armed = false
+    private var fence: Int32 = -1
+
+    init(directory: String, cpuMask: UInt64, loop: EventLoop) throws(SystemError) {
+        self.directory = directory
+        self.cpuMask = cpuMask
+        wake = try WakeSignal()
+        resultToken = loop.newToken()
+        fenceToken = loop.newToken()
+        deadline = loop.newDeadline()
+        try wake.withRawValue { (fd) throws(SystemError) in try loop.watch(fd, token: resultToken) }
+    }
+
+    /// Arms the writeback for the next commit. False when refused (said why).
+    func request(_ runner: PipelineRunner<V4L2Source, KMSSink>, photoBusy: Bool) -> Bool {
+        guard !armed, !photoBusy else {
+            Log.warning("screen capture skipped: \(armed ? "one is under way" : "a photo holds the writeback")")
+            return false
+        }
+        if writer == nil {
+            let finished = wake
+            do throws(PhotoError) {
+                // Quality 100: a picture for judging what was on screen, text edges included.
+                writer = try PhotoWriter(directory: directory, layout: PhotoLayout(compositeSize: runner.withSink { $0.outputSize }),
+                                         quality: 100, cpuMask: cpuMask, notify: { finished.signal() })
+            } catch {
+                Log.warning("screen capture skipped: \(error.message)")
+                return false
+            }
+        }
+        guard runner.withSink({ $0.armWriteback() }) else {
+            Log.warning("screen capture skipped: the display has no writeback ([output] writeback = true needs a driver with it)")
+            return false
+        }
+        armed = true
+        runner.loop.setDeadline(deadline, at: MonotonicClock.nowNanoseconds() + Self.giveUpNanoseconds)
+        return true
+    }
+
+    /// Forgets an armed capture: a photo is about to take the writeback.
+    func abandon(_ loop: EventLoop) {
+        guard armed else { return }
+        finish(loop)
+        Log.warning("screen capture abandoned: a photo took the writeback")
+    }
+
+    /// Call after every wake of the loop.
+    func iterate(_ ready: UInt64, runner: PipelineRunner<V4L2Source, KMSSink>) {
+        let loop = runner.loop
+        if armed && fence < 0 {
+            let pending = runner.withSink { sink in sink.withWritebackFence { $0 } }
+            if pending >= 0 {
+                do throws(SystemError) { try loop.watch(pending, token: fenceToken); fence = pending } catch {
+                    Log.warning("screen capture skipped: \(error.message)")
+                    finish(loop)
+                }
+            }
+        }
+        if armed && fence >= 0 && ready & fenceToken != 0 {
+            let now = MonotonicClock.nowNanoseconds()
+            let writer = writer
+            let copied = runner.withSink { sink in sink.takeWriteback { writer?.capture(composite: $0, at: now) ?? false } }
+            if copied == true { writer?.startEncode() } else { Log.warning("screen capture skipped: the writer is busy") }
+            finish(loop)
+        }
+        if armed && loop.takeExpired(deadline, now: MonotonicClock.nowNanoseconds()) {
+            Log.warning("screen capture skipped: the display did not deliver the picture")
+            finish(loop)
+        }
+        if ready & resultToken != 0 {
+            wake.drain()
+            switch writer?.takeResult() {
+            case .saved(let name)?: Log.info("screen saved: \(directory)/\(name)")
+            case .failed(let reason)?: Log.warning("screen not saved: \(reason)")
+            case nil: break
+            }
+        }
+    }
+
+    func stop() { writer?.stop() }
+
+    private func finish(_ loop: EventLoop) {
+        if fence >= 0 { loop.unwatch(fence) }
+        fence = -1
+        armed = false
+        loop.setDeadline(deadline, at: nil)
+    }
+}
