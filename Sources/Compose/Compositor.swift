@@ -63,6 +63,24 @@ public final class Compositor {
         rowTable.deallocate()
     }
 
+    /// Where the fitted camera does not reach (letterbox rows and columns) the output is the
+    /// backdrop as it is. Returns the camera row that feeds output row `y`, or nil when none does
+    /// and the whole row was copied.
+    @inline(__always)
+    private func backdropOutsideCamera(row y: Int, back: UnsafeRawPointer, into out: UnsafeMutableRawPointer,
+                                       width: Int) -> Int? {
+        let sourceY = Int(rowTable[y])
+        guard sourceY >= 0 else {
+            out.copyMemory(from: back, byteCount: width * 4)
+            return nil
+        }
+        if activeStart > 0 { out.copyMemory(from: back, byteCount: activeStart * 4) }
+        if activeEnd < width {
+            (out + activeEnd * 4).copyMemory(from: back + activeEnd * 4, byteCount: (width - activeEnd) * 4)
+        }
+        return sourceY
+    }
+
     /// Blends `rows` of the output. Bands of rows may be given to different threads.
     public func compose(camera: ImageView, alpha: ImageView, background: ImageView, into output: ImageView,
                         rows: Range<Int>) {
@@ -72,15 +90,7 @@ public final class Compositor {
         for y in rows {
             let out = output.row(y)
             let back = UnsafeRawPointer(background.row(y))
-            let sourceY = Int(rowTable[y])
-            guard sourceY >= 0 else {
-                out.copyMemory(from: back, byteCount: width * 4)
-                continue
-            }
-            if activeStart > 0 { out.copyMemory(from: back, byteCount: activeStart * 4) }
-            if activeEnd < width {
-                (out + activeEnd * 4).copyMemory(from: back + activeEnd * 4, byteCount: (width - activeEnd) * 4)
-            }
+            guard let sourceY = backdropOutsideCamera(row: y, back: back, into: out, width: width) else { continue }
             blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
                      background: back, output: out, target: .frame, from: activeStart, to: activeEnd, identity: identityColumns)
         }
@@ -105,15 +115,7 @@ public final class Compositor {
         for y in rows {
             let out = output.row(y)
             let back = UnsafeRawPointer(background.row(y))
-            let sourceY = Int(rowTable[y])
-            guard sourceY >= 0 else {
-                out.copyMemory(from: back, byteCount: width * 4)
-                continue
-            }
-            if activeStart > 0 { out.copyMemory(from: back, byteCount: activeStart * 4) }
-            if activeEnd < width {
-                (out + activeEnd * 4).copyMemory(from: back + activeEnd * 4, byteCount: (width - activeEnd) * 4)
-            }
+            guard let sourceY = backdropOutsideCamera(row: y, back: back, into: out, width: width) else { continue }
             if sourceY != stretchedRow {
                 convertRow(camera: camera, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow)
                 stretch(scratch.cameraRow, into: scratch.outputRow)

@@ -54,17 +54,9 @@ struct SoakTests {
         let frames = Int(String(cString: getenv("BACKDROP_SOAK_FRAMES")!)) ?? 10_000
         let output = Self.size("BACKDROP_SOAK_SIZE", default: FrameSize(width: 1920, height: 1080))
         let camera = Self.size("BACKDROP_SOAK_CAMERA", default: FrameSize(width: 640, height: 480))
-        let feed = SyntheticSource(seed: 9, colorFormat: .yuyv, colorSize: camera, depthSize: camera, frameLimit: nil, paced: false)
-        let sink = NullSink(outputSize: output)
-        let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: camera, depthSize: camera, outputSize: output,
-                                           fit: .fill, matte: MatteParameters(), projection: nil,
-                                           helperCPUMasks: [0], realtimePriority: 0)
-        let background = PixelBuffer(format: .xrgb8888, size: output)
-        let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
-                                        syncToleranceNanoseconds: 16_000_000,
-                                        generation: FrameGeneration(matte: MatteParameters(), backdrop: background.view))
-        try runner.start(computeCPUMask: 0, realtimePriority: 0)
-        defer { runner.stop() }
+        let run = try SyntheticNullRun(seed: 9, camera: camera, output: output)
+        let runner = run.runner
+        defer { run.stop() }
 
         let warmUp = max(frames / 10, 100)
         let samples = 20

@@ -21,23 +21,14 @@ struct SteadyStateAllocationTests {
         let output = FrameSize(width: 64, height: 48)
         var parameters = MatteParameters()
         parameters.mode = mode
-        let feed = SyntheticSource(seed: 3, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
-        let sink = NullSink(outputSize: output)
-        let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: output,
-                                           fit: .fill, matte: parameters, projection: nil,
-                                           helperCPUMasks: [0], realtimePriority: 0)
-        let background = PixelBuffer(format: .xrgb8888, size: output)
-        let backgroundView = background.view
-        let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
-                                        syncToleranceNanoseconds: 16_000_000,
-                                        generation: FrameGeneration(matte: parameters, backdrop: backgroundView))
-        try runner.start(computeCPUMask: 0, realtimePriority: 0)
+        let run = try SyntheticNullRun(seed: 3, camera: size, output: output, matte: parameters)
+        let runner = run.runner
         runner.run(frameLimit: 60)
 
         alloc_counter_start()
         runner.run(frameLimit: 1060)
         let allocations = alloc_counter_stop()
-        runner.stop()
+        run.stop()
 
         #expect(runner.pairsHandedOff == 1060)
         #expect(runner.statistics.presented >= 1059)
@@ -51,16 +42,8 @@ struct SteadyStateAllocationTests {
         defer { alloc_counter_track_this_thread(0) }
         let size = FrameSize(width: 48, height: 36)
         let output = FrameSize(width: 160, height: 120)
-        let feed = SyntheticSource(seed: 4, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
-        let sink = NullSink(outputSize: output)
-        let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: output,
-                                           fit: .fill, matte: MatteParameters(), projection: nil,
-                                           helperCPUMasks: [0], realtimePriority: 0)
-        let background = PixelBuffer(format: .xrgb8888, size: output)
-        let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
-                                        syncToleranceNanoseconds: 16_000_000,
-                                        generation: FrameGeneration(matte: MatteParameters(), backdrop: background.view))
-        try runner.start(computeCPUMask: 0, realtimePriority: 0)
+        let run = try SyntheticNullRun(seed: 4, camera: size, output: output)
+        let processor = run.processor, runner = run.runner
         var booth = BoothMachine(configuration: BoothConfiguration(countdownSeconds: 3))
         var shown = 0
         func perform(_ action: BoothAction) {
@@ -85,7 +68,7 @@ struct SteadyStateAllocationTests {
         }
         runner.run(frameLimit: 1060)
         let allocations = alloc_counter_stop()
-        runner.stop()
+        run.stop()
 
         #expect(booth.state == .countdown(remaining: 1))
         #expect(shown == 3, "countdown 3, 2, 1 published")
