@@ -329,11 +329,18 @@ final class ColourEdges {
     }
 }
 
-/// Reads one pixel of a colour frame as three 8-bit channels: Y, U, V for YUYV and NV12 (as the
-/// camera gives them, no conversion), R, G, B for the RGB formats. Colour distances in either
-/// space are good enough to tell a subject from what is behind it.
+/// Reads one pixel of a colour frame as R, G, B whatever the camera's format, converting YUYV and
+/// NV12 with the compositor's own BT.601 formula: the matte's colour decisions must not depend on
+/// the format, or `backdrop render` of a recording (RGB) would not reproduce what the box showed
+/// from the same frame in YUYV (the e2e's photo-against-render check found exactly that).
 struct ColourProbe {
     let view: ImageView
+
+    @inline(__always)
+    private static func rgb(y: UInt8, cb: UInt8, cr: UInt8) -> SIMD3<Int32> {
+        let (r, g, b) = YCbCr.rgb(y: Int32(y), cb: Int32(cb), cr: Int32(cr))
+        return SIMD3<Int32>(r, g, b)
+    }
 
     init(_ view: ImageView) { self.view = view }
 
@@ -343,11 +350,11 @@ struct ColourProbe {
         switch view.format {
         case .yuyv:
             let pair = row + 4 * (x >> 1)
-            return SIMD3<Int32>(Int32(row[2 * x]), Int32(pair[1]), Int32(pair[3]))
+            return Self.rgb(y: row[2 * x], cb: pair[1], cr: pair[3])
         case .nv12:
-            guard let chroma = view.chromaPlane else { return SIMD3<Int32>(Int32(row[x]), 128, 128) }
+            guard let chroma = view.chromaPlane else { return Self.rgb(y: row[x], cb: 128, cr: 128) }
             let line = (chroma + (y >> 1) * view.bytesPerRow).assumingMemoryBound(to: UInt8.self) + 2 * (x >> 1)
-            return SIMD3<Int32>(Int32(row[x]), Int32(line[0]), Int32(line[1]))
+            return Self.rgb(y: row[x], cb: line[0], cr: line[1])
         case .rgb24:
             let p = row + 3 * x
             return SIMD3<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]))

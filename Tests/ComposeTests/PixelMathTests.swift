@@ -1,4 +1,5 @@
 @testable import Compose
+@testable import Frames
 import Testing
 
 @Suite struct PixelMathTests {

@@ -7,22 +7,22 @@
 /// 0.78 of the exact value for every one of the 2^24 inputs (the tests check all of them).
 /// The SIMD form uses 16-bit lanes only: intermediates are biased by -15040 so their whole range
 /// (-17672...34224 before the bias) fits Int16.
-enum YCbCr {
+public enum YCbCr {
     /// Scalar reference and tail/gather path; the SIMD form below produces identical results.
-    @inline(__always)
-    static func rgb(y: Int32, cb: Int32, cr: Int32) -> (r: Int32, g: Int32, b: Int32) {
+    @inlinable @inline(__always)
+    public static func rgb(y: Int32, cb: Int32, cr: Int32) -> (r: Int32, g: Int32, b: Int32) {
         let luma = y &* 74 &+ ((y &* 66) &>> 7) &- 1160  // -1160 = -16 * 74.52 + 32 (rounding)
         let u = cb &- 128
         let v = cr &- 128
         return (channel(luma &+ v &* 102), channel(luma &- u &* 25 &- v &* 52), channel(luma &+ u &* 129))
     }
 
-    @inline(__always)
-    private static func channel(_ fixed: Int32) -> Int32 { min(max(fixed &>> 6, 0), 255) }
+    @usableFromInline @inline(__always)
+    static func channel(_ fixed: Int32) -> Int32 { min(max(fixed &>> 6, 0), 255) }
 
     /// Sixteen pixels at once; inputs are 0...255 per lane, outputs 0...255.
-    @inline(__always)
-    static func rgb(y: SIMD16<Int16>, cb: SIMD16<Int16>, cr: SIMD16<Int16>)
+    @inlinable @inline(__always)
+    public static func rgb(y: SIMD16<Int16>, cb: SIMD16<Int16>, cr: SIMD16<Int16>)
         -> (r: SIMD16<Int16>, g: SIMD16<Int16>, b: SIMD16<Int16>) {
         let luma = y &* 74 &+ ((y &* 66) &>> 7) &+ (-1160 &- 15040)
         let u = cb &- 128
@@ -34,8 +34,8 @@ enum YCbCr {
     /// Undoes the -15040 bias (= -235 * 64, so it commutes with the floor shift) and clamps to
     /// 0...255 with shifts and masks. Written out rather than with pointwiseMin/Max because those
     /// stay out-of-line calls in the optimised build and cost more than the arithmetic.
-    @inline(__always)
-    private static func simdChannel(_ biased: SIMD16<Int16>) -> SIMD16<Int16> {
+    @usableFromInline @inline(__always)
+    static func simdChannel(_ biased: SIMD16<Int16>) -> SIMD16<Int16> {
         let shifted = (biased &>> 6) &+ 235
         let nonNegative = shifted & ~(shifted &>> 15)
         return (nonNegative | ((SIMD16(repeating: 255) &- nonNegative) &>> 15)) & 0xFF
