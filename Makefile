@@ -52,7 +52,8 @@ include $(wildcard mk/*.mk)
 # README command 2: every test. Unit tests, the command-line checks, the virtual board's
 # self-test (x86_64 and arm64) and its launcher's failure reports, the device adapters on it, the Embedded builds (the host binary
 # runs the demo; the arm64 one is compared byte for byte under qemu-aarch64), then the
-# end-to-end scenarios, which run the arm64 firmware on the arm64 board too.
-test: unit cli-test soak-test import-crash-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test
+# end-to-end scenarios, which run the arm64 firmware on the arm64 board too. image-test builds the
+# rpi4 image (cached by its inputs) and reads it without mounting.
+test: unit cli-test soak-test import-crash-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test image-test
 	@$(MAKE) --no-print-directory e2e E2E_ARM64=1
 	@echo "make test: all stages passed"

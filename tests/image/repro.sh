@@ -1,0 +1,43 @@
+#!/bin/bash
+# A cold image build, timed, and the reproducibility check: builds BOARD from nothing in a cache
+# folder of its own (IMAGE_CACHE, so the shared /var/cache/backdrop-image is not wiped), then
+# compares what its partitions hold with the shared cache's build of the same inputs (the same
+# image key): file lists with type, mode, owner, links, size, mtime and sha256
+# (image-build/tree-manifest.py), and the raw root partition byte for byte.
+#
+# Usage: tests/image/repro.sh BOARD [COLD_CACHE]    (root; COLD_CACHE default /var/cache/backdrop-image-cold,
+#                                                    emptied first: it is this script's own)
+set -euo pipefail
+board=${1:?usage: repro.sh rpi4|qemu-arm64 [COLD_CACHE]}
+cold=${2:-/var/cache/backdrop-image-cold}
+shared=${IMAGE_CACHE:-/var/cache/backdrop-image}
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+[ "$cold" != "$shared" ] || { echo "repro: the cold cache must not be the shared one ($shared)" >&2; exit 2; }
+
+# The shared build first (a cache hit when nothing changed), so both are of the same inputs.
+IMAGE_CACHE=$shared bash "$repo/image-build/build.sh" "$board"
+case $cold in /var/cache/backdrop-image-*|/tmp/*) rm -rf "$cold" ;; *) echo "repro: will not empty $cold (not under /var/cache/backdrop-image-* or /tmp)" >&2; exit 2 ;; esac
+t=$(date +%s)
+IMAGE_CACHE=$cold bash "$repo/image-build/build.sh" "$board"
+cold_s=$(( $(date +%s) - t ))
+echo "repro[$board]: cold build in $cold_s s ($((cold_s / 60)) min $((cold_s % 60)) s)"
+
+a=$(ls -d "$cold/image-$board"-*/ | head -1); a=${a%/}
+b=$shared/$(basename "$a")
+[ -d "$b" ] || { echo "repro[$board]: the shared cache has no $(basename "$a"): the two builds saw different inputs" >&2; exit 1; }
+fail=0
+for list in root-files.txt data-files.txt; do
+  if [ ! -f "$b/$list" ]; then echo "repro[$board]: $b has no $list (built before the lists existed)"; fail=1; continue; fi
+  if cmp -s "$a/$list" "$b/$list"; then
+    echo "repro[$board]: $list identical ($(wc -l < "$a/$list") paths)"
+  else
+    echo "repro[$board]: $list differs ($(diff "$a/$list" "$b/$list" | grep -c '^[<>]') lines):"
+    diff "$b/$list" "$a/$list" | head -40 || true
+    fail=1
+  fi
+done
+cmp -s "$a/root.ext4" "$b/root.ext4" && echo "repro[$board]: root.ext4 identical byte for byte" ||
+  { echo "repro[$board]: root.ext4 differs: $(cmp -l "$a/root.ext4" "$b/root.ext4" | wc -l) bytes"; fail=1; }
+cmp -s "$a/backdrop-$board.img.xz" "$b/backdrop-$board.img.xz" && echo "repro[$board]: .img.xz identical" ||
+  echo "repro[$board]: .img.xz differs"
+exit $fail
