@@ -57,8 +57,24 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     private let sourceToken: UInt64
     private let sourceDeadline: EventLoop.DeadlineID
     /// Cameras: epoll is not always told (v4l2loopback 0.12 once left epoll_wait asleep while a
-    /// DQBUF would have succeeded), so an idle stream is looked at again after this long.
-    private let sourceRecheckNanoseconds: UInt64 = 20_000_000
+    /// DQBUF would have succeeded), so an idle stream is looked at again on the loop's timer: first
+    /// `recheckFirstNanoseconds` after the last frame, then at doubling intervals up to
+    /// `recheckLongestNanoseconds` while nothing comes (a stalled camera would otherwise wake the
+    /// I/O thread 50 times a second for nothing). A frame starts the series again. The fds stay
+    /// watched throughout, so a frame after a long stall is taken when its fd says so, not at the
+    /// next recheck.
+    /// The interval the next recheck waits (I/O thread; read by tests).
+    public private(set) var recheckNanoseconds: UInt64 = SourceRecheck.firstNanoseconds
+    /// When the source is looked at again with no frame (nil: armed afresh from now).
+    private var recheckDue: UInt64? = nil
+    /// Rechecks that found nothing, in a row since the last frame.
+    public private(set) var emptyRechecks = 0
+    /// Stalls (at least one empty recheck) ended by a frame taken in a wake where the camera's fd
+    /// was readable, and ended otherwise (found by a recheck or another wake: epoll missed it).
+    public private(set) var stallsEndedOnDescriptor = 0
+    public private(set) var stallsEndedOtherwise = 0
+    /// Whether the wake being served had a source fd readable (set by `run`, cleared by `service`).
+    private var wokeBySource = false
 
     /// - loop: the I/O thread's event loop to live in (nil: one of its own, for offline runs).
     public init(source: consuming Source, sink: consuming Sink, processor: FrameProcessor, pacing: PacingMode,
@@ -135,9 +151,11 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
             if finishedLimit || (sourceEnding != nil && !jobInFlight && composed == nil) { break }
             loop.setDeadline(sourceDeadline, at: sourceDueTime())
             let ready = loop.wait()
+            wokeBySource = ready & sourceToken != 0
             if !between(ready & ~tokens) { return .idle }
         }
         loop.setDeadline(sourceDeadline, at: nil)
+        recheckDue = nil
         return sourceEnding ?? .idle
     }
 
@@ -148,6 +166,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
         collectCompletions()
         collectResult()
         pumpSource()
+        wokeBySource = false
     }
 
     /// Waits for the frame in compute, stops the threads and gives every slot back.
@@ -245,10 +264,31 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     private func sourceDueTime() -> UInt64? {
         guard sourceEnding == nil, !(frameLimit > 0 && pairsHandedOff >= frameLimit) else { return nil }
         if heldPair != nil { return nil }
-        guard let due = source.nextFrameDueNanoseconds else {
-            return MonotonicClock.nowNanoseconds() + sourceRecheckNanoseconds
-        }
+        guard let due = source.nextFrameDueNanoseconds else { return nextRecheck() }
         return due
+    }
+
+    /// The recheck deadline: kept while it is ahead (other wakes do not push it back), doubled
+    /// once it passed with no frame (`service` has just looked and found nothing).
+    private func nextRecheck() -> UInt64 {
+        let now = MonotonicClock.nowNanoseconds()
+        if let due = recheckDue, due > now { return due }
+        if recheckDue != nil {
+            emptyRechecks += 1
+            recheckNanoseconds = min(recheckNanoseconds * 2, SourceRecheck.longestNanoseconds)
+        }
+        let due = now + recheckNanoseconds
+        recheckDue = due
+        return due
+    }
+
+    private func frameArrived() {
+        if emptyRechecks > 0 {
+            if wokeBySource { stallsEndedOnDescriptor += 1 } else { stallsEndedOtherwise += 1 }
+        }
+        recheckDue = nil
+        recheckNanoseconds = SourceRecheck.firstNanoseconds
+        emptyRechecks = 0
     }
 
     private func collectCompletions() {
@@ -335,8 +375,10 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
             var pair: SyncPair? = nil
             switch event {
             case .color(let slot, let stamp):
+                frameArrived()
                 pair = sync.offerColor(slot: slot, stamp: stamp, releasing: &released)
             case .depth(let slot, let stamp):
+                frameArrived()
                 pair = sync.offerDepth(slot: slot, stamp: stamp, releasing: &released)
             case .idle:
                 return
@@ -415,4 +457,10 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
             wake.signal()
         }
     }
+}
+
+/// The camera recheck's back-off bounds (see `PipelineRunner.recheckNanoseconds`).
+enum SourceRecheck {
+    static let firstNanoseconds: UInt64 = 20_000_000
+    static let longestNanoseconds: UInt64 = 1_000_000_000
 }
