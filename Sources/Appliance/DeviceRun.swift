@@ -68,8 +68,10 @@ enum DeviceRun {
                         backdrops: backdrops)
         let photos = try PhotoSetup.shutter(settings.photos, layout: photoLayout, loop: loop, cpuMask: assembly.computeCPUMask)
         let session = DeviceSession(runner: runner, settings: settings, configPath: configPath,
-                                    backdrops: LiveBackdrops(backdrops, layer: layer, loop: loop,
-                                                             cpuMask: assembly.computeCPUMask),
+                                    backdrops: LiveBackdrops(backdrops, loop: loop, cpuMask: assembly.computeCPUMask,
+                                                             plane: layer ? { backdrop in
+                                                                 runner.withSink { NoticeScreen.copy(backdrop, into: $0.backdropView) }
+                                                             } : nil),
                                     buttons: buttons, layer: layer, heartbeat: heartbeat, service: service,
                                     messages: processor.messages, shutter: photos.capture,
                                     screens: PhotoSetup.screens(settings.photos, loop: loop, cpuMask: assembly.computeCPUMask))

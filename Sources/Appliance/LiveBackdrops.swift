@@ -1,10 +1,8 @@
 import Backgrounds
 import Booth
-import Capture
 import Frames
 import KernelIO
 import Pipeline
-import Scanout
 import Settings
 
 /// The backdrop set the box shows, stepped through by the buttons and replaced by a rescan of the
@@ -16,15 +14,20 @@ import Settings
 /// library is kept until compute can no longer read it: once a frame handed off after the publish
 /// exists, the frame before it (the last with the old view) has finished, because compute holds
 /// one frame at a time. A rescan finished before that waits in its hand-off until then.
+///
+/// The same for every source and sink (`backdrop run` on the devices and on the synthetic scene
+/// or a recording), so a SIGHUP means the same everywhere.
 final class LiveBackdrops {
     private(set) var library: BackgroundLibrary
     private var retired: (library: BackgroundLibrary, untilHandedOff: Int)? = nil
     private let rescanner: BackdropRescan?
-    private let layer: Bool
+    /// Where the display composes the backdrop itself (its own plane), the new one is copied there
+    /// too (nil: the CPU blend reads it from the generation only).
+    private let plane: ((ImageView) -> Void)?
 
-    init(_ library: BackgroundLibrary, layer: Bool, loop: EventLoop, cpuMask: UInt64) {
+    init(_ library: BackgroundLibrary, loop: EventLoop, cpuMask: UInt64, plane: ((ImageView) -> Void)? = nil) {
         self.library = library
-        self.layer = layer
+        self.plane = plane
         do throws(SystemError) { rescanner = try BackdropRescan(loop: loop, cpuMask: cpuMask) } catch {
             Log.warning("backdrop rescans off (SIGHUP reloads the config only): \(error.message)")
             rescanner = nil
@@ -34,7 +37,9 @@ final class LiveBackdrops {
     var currentName: String { library.currentName }
 
     /// A button's step through the set, shown from the next frame.
-    func step(_ step: BackdropStep, runner: PipelineRunner<V4L2Source, KMSSink>) {
+    func step<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
+        _ step: BackdropStep, runner: PipelineRunner<Source, Sink>
+    ) {
         if step == .next { library.next() } else { library.previous() }
         // A file changed or removed since the load shows as the gradient; say which, once.
         for problem in library.takeProblems() { Log.warning(problem) }
@@ -52,7 +57,9 @@ final class LiveBackdrops {
 
     /// Call after every wake of the loop. A finished rescan becomes the set on screen, unless it
     /// found no usable image (then the set shown stays); returns what to show about it.
-    func iterate(_ ready: UInt64, runner: PipelineRunner<V4L2Source, KMSSink>) -> String? {
+    func iterate<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
+        _ ready: UInt64, runner: PipelineRunner<Source, Sink>
+    ) -> String? {
         if let retired, runner.pairsHandedOff >= retired.untilHandedOff { self.retired = nil }
         guard retired == nil, let rescanner, let loaded = rescanner.take(ready) else { return nil }
         for line in loaded.skipped + loaded.notices { Log.warning(line) }
@@ -77,10 +84,10 @@ final class LiveBackdrops {
 
     func stop() { rescanner?.stop() }
 
-    private func show(_ runner: PipelineRunner<V4L2Source, KMSSink>) {
+    private func show<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(_ runner: PipelineRunner<Source, Sink>) {
         let backdrop = library.current
         runner.publish { $0.backdrop = backdrop }
         // On screen already: a torn frame at the switch is accepted.
-        if layer { runner.withSink { NoticeScreen.copy(backdrop, into: $0.backdropView) } }
+        plane?(backdrop)
     }
 }

@@ -35,6 +35,8 @@ enum LiveRun {
         if assembly.realtimePriority > 0 && (runner.computeRefusedRealtime || processor.refusedRealtime) {
             Log.warning("real-time priority was not permitted (needs CAP_SYS_NICE or root); running at normal priority")
         }
+        // SIGHUP means what it means on the devices: the config again, then the backdrop folder.
+        let live = LiveBackdrops(backdrops, loop: loop, cpuMask: assembly.computeCPUMask)
         var current = settings
         var stopSignal: Int32? = nil
         var heartbeat = Heartbeat(loop: loop)
@@ -47,15 +49,22 @@ enum LiveRun {
             if pending.statistics {
                 StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started))
             }
-            if pending.reload, let settings = ConfigReload.load(configPath, current: current) {
-                current = settings
-                runner.publish { $0.matte = settings.matte }
+            if pending.reload {
+                if let settings = ConfigReload.load(configPath, current: current) {
+                    current = settings
+                    runner.publish { $0.matte = settings.matte }
+                }
+                if let refused = live.rescan(current, outputSize: runner.withSink { $0.outputSize }) {
+                    Log.warning("backdrop rescan: \(refused)")
+                }
             }
+            _ = live.iterate(ready, runner: runner)
             stopSignal = pending.stop
             return stopSignal == nil
         }
         service.stopping()
         runner.stop()
+        live.stop()
         if let stopSignal { Log.info("stopping on signal \(stopSignal)") }
         StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started))
         if let failure = runner.finishSink() { throw .runtime(failure) }
