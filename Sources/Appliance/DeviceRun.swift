@@ -44,12 +44,16 @@ enum DeviceRun {
                                                    projection: DepthRegistration.projection(
                                                        camera: settings.camera, depthSize: source.depthSize,
                                                        colorSize: source.colorSize))
-        // The photo's layers are the camera's frames and the matte, as compute sees them.
+        // The photo's layers are the camera's frames and the matte, as compute sees them; where the
+        // display blends the camera over the backdrop plane, the photo is composed the same way.
+        let planes: PhotoLayout.Planes
+        if case .plane(let premultiplied) = sink.blend { planes = .layerOverBackdrop(premultiplied: premultiplied) } else { planes = .whole }
         let photoLayout = PhotoLayout(compositeSize: sink.outputSize,
                                       layers: settings.photos.keepLayers
                                           ? PhotoLayout.Layers(colourFormat: source.colorFormat, colourSize: source.colorSize,
                                                                alphaSize: source.colorSize, depthSize: source.depthSize)
-                                          : nil)
+                                          : nil,
+                                      planes: planes)
         if case .plane(let premultiplied) = sink.blend {
             processor.setOutputMode(.layer(premultiplied: premultiplied))
         }

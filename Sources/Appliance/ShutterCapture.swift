@@ -80,7 +80,17 @@ final class ShutterCapture {
                 phase = .awaitingWriteback(capturedAt: frame.stamp.nanoseconds, fence: -1)
                 return
             }
-            if writer.capture(composite: frame.output, colour: colour, alpha: alpha, depth: depth, at: frame.stamp.nanoseconds) {
+            // No writeback: the composed buffer. Where the display blends the camera layer over the
+            // backdrop plane, that is the layer alone; the writer puts it over the backdrop.
+            let captured: Bool
+            if case .layerOverBackdrop = writer.layout.planes, let backdrop = sink.backdropView {
+                captured = writer.stageLayers(colour: colour, alpha: alpha, depth: depth)
+                    && writer.capture(layer: frame.output, over: backdrop, at: frame.stamp.nanoseconds)
+            } else {
+                captured = writer.capture(composite: frame.output, colour: colour, alpha: alpha, depth: depth,
+                                          at: frame.stamp.nanoseconds)
+            }
+            if captured {
                 outcome = .frameCaptured
             } else {
                 fail(runner.loop, "THE LAST PHOTO IS STILL BEING SAVED")

@@ -20,13 +20,25 @@ public struct PhotoLayout: Equatable, Sendable {
         }
     }
 
+    /// How the display composes the picture when the camera is a layer over a backdrop plane.
+    public enum Planes: Equatable, Sendable {
+        /// The composite given is the whole picture (the CPU blended it, or a writeback).
+        case whole
+        /// The composite given may be the camera layer alone (ARGB8888, colour multiplied by
+        /// alpha or not), to be put over the backdrop the display shows under it.
+        case layerOverBackdrop(premultiplied: Bool)
+    }
+
     /// XRGB8888 (or ARGB8888, alpha ignored) at this size: the picture as shown.
     public var compositeSize: FrameSize
     /// nil: the JPEG only.
     public var layers: Layers?
+    /// `.layerOverBackdrop`: a backdrop buffer is allocated too, for `capture(layer:over:at:)`.
+    public var planes: Planes
 
-    public init(compositeSize: FrameSize, layers: Layers? = nil) {
+    public init(compositeSize: FrameSize, layers: Layers? = nil, planes: Planes = .whole) {
         self.compositeSize = compositeSize
         self.layers = layers
+        self.planes = planes
     }
 }

@@ -19,6 +19,8 @@ import Synchronization
 /// Hand-off, one photo at a time, through one atomic state (idle → captured → encoding → done):
 /// - `capture` (the thread that owns the shown frame, at a frame boundary): idle → captured.
 ///   Copies the frame into the writer's buffers; returns false, copying nothing, unless idle.
+///   `capture(layer:over:at:)` copies a camera layer and the backdrop under it instead; the
+///   worker puts one over the other (the display's blend, with no writeback to read it back).
 ///   `stageLayers` (same thread, while idle) copies the layers ahead of a later composite.
 /// - `startEncode` (same thread): captured → encoding, and wakes the worker. From here the
 ///   buffers belong to the worker.
@@ -53,8 +55,18 @@ public final class PhotoWriter: @unchecked Sendable {
         }
     }
 
+    /// A class so the optional can be looked into without consuming the buffer.
+    private final class Underlay {
+        let buffer: PixelBuffer
+        init(_ buffer: consuming PixelBuffer) { self.buffer = buffer }
+    }
+
     private let folder: DirectoryDescriptor
     private let composite: PixelBuffer
+    /// With `.layerOverBackdrop`: the backdrop under a captured camera layer (see `capture(layer:over:at:)`).
+    private let backdrop: Underlay?
+    /// Written with the composite before `captured`: it is a layer to be put over `backdrop`.
+    private var compositeIsLayer = false
     private let layers: LayerBuffers?
     private let compressor: JPEGCompressor
     private let wake: Semaphore
@@ -100,6 +112,11 @@ public final class PhotoWriter: @unchecked Sendable {
             throw PhotoError(error.message)
         }
         composite = PixelBuffer(format: .xrgb8888, size: layout.compositeSize)
+        if case .layerOverBackdrop = layout.planes {
+            backdrop = Underlay(PixelBuffer(format: .xrgb8888, size: layout.compositeSize))
+        } else {
+            backdrop = nil
+        }
         layers = layout.layers.map { LayerBuffers($0) }
         let worker = WorkerThread(name: "photo", cpuMask: cpuMask) { [self] in serve() }
         do throws(SystemError) { try worker.start() } catch {
@@ -139,6 +156,26 @@ public final class PhotoWriter: @unchecked Sendable {
                      "the composite must be XRGB8888 or ARGB8888 at \(layout.compositeSize.description)")
         guard phase.load(ordering: .acquiring) == Phase.idle.rawValue else { return false }
         Self.copy(view, into: composite.view)
+        compositeIsLayer = false
+        capturedAt = nanoseconds
+        phase.store(Phase.captured.rawValue, ordering: .releasing)
+        return true
+    }
+
+    /// The photo where the display blends the camera layer over the backdrop plane itself and
+    /// cannot write the result back: both are copied (same thread and rules as `capture`), and the
+    /// worker composes them as the display does (`LayerFlatten`) before the encode, so the JPEG is
+    /// the picture a person saw. Needs a layout with `.layerOverBackdrop`.
+    public func capture(layer view: ImageView, over backdropView: ImageView, at nanoseconds: UInt64) -> Bool {
+        guard let under = backdrop?.buffer.view else { preconditionFailure("capture(layer:over:) needs a layout with .layerOverBackdrop") }
+        precondition(view.format == .argb8888 && view.size == layout.compositeSize,
+                     "the layer must be ARGB8888 at \(layout.compositeSize.description)")
+        precondition((backdropView.format == .xrgb8888 || backdropView.format == .argb8888)
+                     && backdropView.size == layout.compositeSize, "the backdrop must be XRGB8888 at the composite's size")
+        guard phase.load(ordering: .acquiring) == Phase.idle.rawValue else { return false }
+        Self.copy(view, into: composite.view)
+        Self.copy(backdropView, into: under)
+        compositeIsLayer = true
         capturedAt = nanoseconds
         phase.store(Phase.captured.rawValue, ordering: .releasing)
         return true
@@ -199,6 +236,9 @@ public final class PhotoWriter: @unchecked Sendable {
                 }
                 if layers.has.alpha { try writePNG(layers.alpha.view, number, .alpha) }
                 if layers.has.depth { try writePNG(layers.depth.view, number, .depth) }
+            }
+            if compositeIsLayer, let under = backdrop?.buffer.view, case .layerOverBackdrop(let premultiplied) = layout.planes {
+                LayerFlatten.flatten(layer: composite.view, premultiplied: premultiplied, over: under, into: composite.view)
             }
             let bytes: UnsafeRawBufferPointer
             do throws(ImageError) { bytes = try compressor.compress(composite.view) } catch {
