@@ -201,8 +201,10 @@ final class DeviceSession {
         case .setMatteView(let on):
             runner.publish { $0.showMatte = on }
         case .rollback:
-            // Rollbacks are started by `backdrop rollback` (then SIGHUP); no input here asks for one.
-            break
+            // The rollback gesture: switched back, then reloaded as after SIGHUP.
+            let outcome = BoothRollback.run(configPath: configPath)
+            if case .importFinished = outcome { reload() }
+            feed(outcome)
         case .startReopening(let device):
             switch device {
             case .camera: cameraAway = true; noticeShown = false

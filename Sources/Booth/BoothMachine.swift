@@ -26,8 +26,8 @@ import Controls
 /// | matteView | long next | live | setMatteView(false) |
 /// | importing | long next | importing (the matte shown underneath) | setMatteView(toggled) |
 /// | countdown, capturing, saving, cameraAway, displayAway | long next | same | none |
-/// | any but importing | rollbackRequested | importing | rollback, showMessage(text) |
-/// | importing | rollbackRequested | importing | none |
+/// | any but importing | rollbackRequested, or rollback (next + previous held 5 s) | importing | rollback, showMessage(text) |
+/// | importing | rollbackRequested / rollback | importing | none |
 /// | any | deviceLost(camera) | cameraAway (countdown cancelled) | startReopening(camera), showMessage(cameraDisconnected) |
 /// | cameraAway | deviceBack(camera) | the state underneath | clearMessage (or the message underneath) |
 /// | any | deviceLost(display) | displayAway (countdown cancelled) | startReopening(display) |
@@ -109,9 +109,7 @@ public struct BoothMachine {
         case .button(let intent):
             press(intent, at: now, emit: emit)
         case .rollbackRequested:
-            guard importText == nil else { break }
-            importText = "GOING BACK TO THE PREVIOUS SET"
-            emit(.rollback)
+            requestRollback(emit: emit)
         case .deviceLost(let device):
             guard present(device) else { break }
             setPresent(device, false)
@@ -175,7 +173,17 @@ public struct BoothMachine {
             guard displayPresent, cameraPresent, photo == .idle else { return }
             matteView.toggle()
             emit(.setMatteView(matteView))
+        case .rollback:
+            requestRollback(emit: emit)
         }
+    }
+
+    /// The rollback gesture or `rollbackRequested`: the loop switches the generation and answers
+    /// with `importFinished` ("ROLLED BACK") or `importFailed` (why not); one at a time.
+    private mutating func requestRollback(emit: (BoothAction) -> Void) {
+        guard importText == nil else { return }
+        importText = "GOING BACK TO THE PREVIOUS SET"
+        emit(.rollback)
     }
 
     /// Takes what fell due by `now`: countdown steps (several, if the loop was late) and the end

@@ -9,17 +9,28 @@
 /// further edges on that line within `debounce` only update the raw level; if the level at the end
 /// of the window differs from the accepted one, that change is taken when the window closes. With
 /// kernel debounce the caller passes 0 and every edge counts.
+///
+/// Next and previous down together are a chord, not two presses: held together for
+/// `chordNanoseconds` they give `bothHeld` once, and whatever happens, neither release gives a
+/// short or long press (the previous backdrop would flash by, the matte view would toggle).
 public struct ButtonClassifier {
     public let debounceNanoseconds: UInt64
     public let longPressNanoseconds: UInt64
+    /// How long next and previous must be held together for `bothHeld` (the rollback gesture).
+    public let chordNanoseconds: UInt64
     private var lines: [LineState]
+    /// When next and previous were last both down (the later press), while they still are.
+    private var chordStart: UInt64? = nil
+    private var chordReported = false
 
     /// - debounceMS: edges closer than this after an accepted one are bounce (0 = kernel debounces).
     /// - longPressMS: a press lasting at least this long is a long press.
-    public init(debounceMS: Int, longPressMS: Int) {
-        precondition(debounceMS >= 0 && longPressMS > 0)
+    /// - chordMS: next and previous held together this long roll back (see `bothHeld`).
+    public init(debounceMS: Int, longPressMS: Int, chordMS: Int = 5000) {
+        precondition(debounceMS >= 0 && longPressMS > 0 && chordMS > 0)
         debounceNanoseconds = UInt64(debounceMS) * 1_000_000
         longPressNanoseconds = UInt64(longPressMS) * 1_000_000
+        chordNanoseconds = UInt64(chordMS) * 1_000_000
         lines = [LineState](repeating: LineState(), count: ButtonRole.allCases.count)
     }
 
@@ -32,10 +43,11 @@ public struct ButtonClassifier {
         var earliest: UInt64? = nil
         for line in lines {
             if line.raw != line.stable { earliest = Self.earlier(earliest, line.lockUntil) }
-            if line.stable && !line.heldReported {
+            if line.stable && !line.heldReported && !line.chorded {
                 earliest = Self.earlier(earliest, line.pressStart &+ longPressNanoseconds)
             }
         }
+        if let chordStart, !chordReported { earliest = Self.earlier(earliest, chordStart &+ chordNanoseconds) }
         return earliest
     }
 
@@ -59,20 +71,39 @@ public struct ButtonClassifier {
             }
             let line = lines[index]
             let threshold = line.pressStart &+ longPressNanoseconds
-            if line.stable && !line.heldReported && now >= threshold {
+            if line.stable && !line.heldReported && !line.chorded && now >= threshold {
                 lines[index].heldReported = true
                 emit(ButtonGesture(role: role(index), kind: .held, nanoseconds: threshold,
                                    durationNanoseconds: longPressNanoseconds))
             }
+        }
+        if let chordStart, !chordReported, now >= chordStart &+ chordNanoseconds {
+            chordReported = true
+            emit(ButtonGesture(role: .next, kind: .bothHeld, nanoseconds: chordStart &+ chordNanoseconds,
+                               durationNanoseconds: chordNanoseconds))
         }
     }
 
     private mutating func accept(_ index: Int, pressed: Bool, at time: UInt64, emit: (ButtonGesture) -> Void) {
         lines[index].stable = pressed
         lines[index].lockUntil = time &+ debounceNanoseconds
+        let next = Int(ButtonRole.next.rawValue), previous = Int(ButtonRole.previous.rawValue)
+        let partner = index == next ? previous : index == previous ? next : nil
         if pressed {
             lines[index].pressStart = time
             lines[index].heldReported = false
+            lines[index].chorded = false
+            if let partner, lines[partner].stable {
+                lines[index].chorded = true
+                lines[partner].chorded = true
+                chordStart = time
+                chordReported = false
+            }
+            return
+        }
+        if lines[index].chorded {
+            lines[index].chorded = false
+            chordStart = nil
             return
         }
         let start = lines[index].pressStart

@@ -8,12 +8,16 @@ public struct ButtonGesture: Equatable, Sendable {
         case held
         /// Released at or after the long-press threshold (always preceded by `held`).
         case longPress
+        /// Next and previous held down together for `ButtonClassifier.chordNanoseconds` (role
+        /// `.next`; reported once, while held). Neither press gives a gesture of its own then.
+        case bothHeld
 
         public var name: String {
             switch self {
             case .shortPress: return "short"
             case .held: return "held"
             case .longPress: return "long"
+            case .bothHeld: return "both held"
             }
         }
     }

@@ -5,6 +5,9 @@ public enum ButtonIntent: UInt8, Equatable, Sendable {
     case takePhoto
     /// Show the matte (alpha in grey) instead of the composite, for setting thresholds.
     case toggleMatteView
+    /// Go back to the previous generation of config and backdrops (`backdrop rollback`): next and
+    /// previous held together for 5 s, which no use of either button alone can produce.
+    case rollback
 
     public var name: String {
         switch self {
@@ -12,6 +15,7 @@ public enum ButtonIntent: UInt8, Equatable, Sendable {
         case .previousBackdrop: return "previous backdrop"
         case .takePhoto: return "take photo"
         case .toggleMatteView: return "toggle matte view"
+        case .rollback: return "roll back to the previous set"
         }
     }
 
@@ -20,6 +24,7 @@ public enum ButtonIntent: UInt8, Equatable, Sendable {
     public static func forGesture(_ gesture: ButtonGesture) -> ButtonIntent? {
         switch (gesture.role, gesture.kind) {
         case (_, .held): return nil
+        case (_, .bothHeld): return .rollback
         case (.next, .shortPress): return .nextBackdrop
         case (.next, .longPress): return .toggleMatteView
         case (.previous, _): return .previousBackdrop

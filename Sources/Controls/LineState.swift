@@ -6,4 +6,6 @@ struct LineState {
     var lockUntil: UInt64 = 0
     var pressStart: UInt64 = 0
     var heldReported = false
+    /// Down together with the other backdrop button since its press: its release says nothing.
+    var chorded = false
 }

@@ -450,6 +450,43 @@ private func ns(_ ms: UInt64) -> UInt64 { ms * 1_000_000 }
         #expect(h.send(.rollbackRequested, atMS: 1100) == [])
     }
 
+    @Test func theRollbackGestureGoesBackAndSaysRolledBack() {
+        var h = Harness()
+        let got = h.press(.rollback, atMS: 1000)
+        #expect(got == [.rollback, .showMessage(.text("GOING BACK TO THE PREVIOUS SET"), until: nil)])
+        #expect(h.booth.state == .importing)
+        #expect(h.send(.importFinished(summary: "ROLLED BACK"), atMS: 1200)
+                == [.showMessage(.text("ROLLED BACK"), until: ns(7200)), .armDeadline(at: ns(7200))])
+        #expect(h.booth.state == .live)
+        #expect(h.send(.timer, atMS: 7200) == [.clearMessage, .disarmDeadline])
+    }
+
+    @Test func aRefusedRollbackSaysWhyAndChangesNothingElse() {
+        var h = Harness()
+        h.press(.rollback, atMS: 1000)
+        #expect(h.send(.importFailed(reason: "NOT ROLLED BACK: NO PREVIOUS SET"), atMS: 1100)
+                == [.showMessage(.text("NOT ROLLED BACK: NO PREVIOUS SET"), until: ns(6100)), .armDeadline(at: ns(6100))])
+        #expect(h.booth.state == .live)
+        #expect(!h.booth.showsMatte)
+    }
+
+    @Test func theRollbackGestureDuringAnImportOrARollbackIsIgnored() {
+        var h = Harness()
+        h.send(.importStarted, atMS: 1000)
+        #expect(h.press(.rollback, atMS: 1100) == [])
+        h.send(.importFinished(summary: "3 BACKDROPS"), atMS: 1200)
+        h.press(.rollback, atMS: 1300)
+        #expect(h.press(.rollback, atMS: 1400) == [], "a second gesture while the first is under way")
+    }
+
+    @Test func theRollbackGestureDuringACountdownKeepsCountingAndRollsBack() {
+        var h = Harness(countdown: 3)
+        h.press(.takePhoto, atMS: 1000)
+        let got = h.press(.rollback, atMS: 1500)
+        #expect(got.first == .rollback)
+        #expect(h.booth.state == .countdown(remaining: 3), "the photo people pose for still comes")
+    }
+
     // MARK: messages
 
     @Test func messageTexts() {

@@ -192,4 +192,59 @@ private struct Harness {
         for role in ButtonRole.allCases { #expect(ButtonRole.named(role.name) == role) }
         #expect(ButtonRole.named("select") == nil)
     }
+
+    // MARK: the rollback chord (next and previous held together)
+
+    @Test func nextAndPreviousHeldTogetherFiveSecondsIsBothHeldOnceAndNothingElse() {
+        var h = Harness()
+        h.press(.next, atMS: 1000)
+        h.press(.previous, atMS: 1200)
+        #expect(h.classifier.nextDeadline == 6_200_000_000, "the chord's five seconds run from the later press")
+        h.advance(toMS: 6199)
+        #expect(h.gestures.filter { $0.kind == .bothHeld }.isEmpty)
+        h.advance(toMS: 6200)
+        h.advance(toMS: 7000)
+        h.release(.next, atMS: 7100)
+        h.release(.previous, atMS: 7300)
+        h.advance(toMS: 9000)
+        // The chord, once; no held, short or long press of either (next's long-press time passed
+        // inside the chord).
+        #expect(h.gestures
+                == [ButtonGesture(role: .next, kind: .bothHeld, nanoseconds: 6_200_000_000, durationNanoseconds: 5_000_000_000)])
+        #expect(h.gestures.compactMap(ButtonIntent.forGesture) == [.rollback])
+        #expect(h.classifier.nextDeadline == nil)
+    }
+
+    @Test func aChordLetGoEarlyIsNothingAtAll() {
+        var h = Harness()
+        h.press(.previous, atMS: 1000)
+        h.press(.next, atMS: 1050)
+        h.release(.previous, atMS: 4000)
+        h.advance(toMS: 7000)
+        h.release(.next, atMS: 7100)
+        h.advance(toMS: 9000)
+        #expect(h.gestures.compactMap(ButtonIntent.forGesture) == [], "no rollback, no previous backdrop, no matte view")
+    }
+
+    @Test func theShutterWithNextIsNotAChord() {
+        var h = Harness()
+        h.press(.next, atMS: 1000)
+        h.press(.shutter, atMS: 1010)
+        h.release(.shutter, atMS: 1100)
+        h.release(.next, atMS: 1150)
+        h.advance(toMS: 9000)
+        #expect(h.gestures.compactMap(ButtonIntent.forGesture) == [.takePhoto, .nextBackdrop])
+    }
+
+    @Test func pressesAfterAChordAreOrdinaryAgain() {
+        var h = Harness()
+        h.press(.next, atMS: 1000)
+        h.press(.previous, atMS: 1000)
+        h.advance(toMS: 6000)
+        h.release(.next, atMS: 6100)
+        h.release(.previous, atMS: 6100)
+        h.press(.previous, atMS: 7000)
+        h.release(.previous, atMS: 7100)
+        #expect(h.gestures.compactMap(ButtonIntent.forGesture) == [.rollback, .previousBackdrop])
+    }
 }
