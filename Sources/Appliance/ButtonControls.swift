@@ -59,22 +59,30 @@ final class ButtonControls {
     }
 
     /// Reads what the buttons did when the panel's fd was `readable` (epoll said so), then lets
-    /// the classifier see the time (a press held past the long-press time) and hands each intent
-    /// to `act`. Never blocks; reads nothing when not readable.
-    func poll(readable: Bool, _ act: (ButtonIntent) -> Void) {
-        if readable {
+    /// the classifier see the time (a press held past the long-press time) and hands each intent,
+    /// with how long its press lasted by the kernel's edge times, to `act`. Never blocks.
+    ///
+    /// Every duration is the kernel's: edges carry their CLOCK_MONOTONIC event times, and the
+    /// clock is read before the edges, so when a deadline (a held press, the rollback chord) is
+    /// decided every edge that happened before that time has been read first, even one that
+    /// queued after epoll_wait returned. A loop that wakes late cannot turn a short press into a
+    /// long one.
+    func poll(readable: Bool, _ act: (ButtonIntent, UInt64) -> Void) {
+        let now = MonotonicClock.nowNanoseconds()
+        let due = classifier.nextDeadline.map { $0 <= now } ?? false
+        if readable || due {
             do throws(ButtonError) {
                 try panel.readEdges { edge in
                     classifier.handle(edge) { gesture in
-                        if let intent = ButtonIntent.forGesture(gesture) { act(intent) }
+                        if let intent = ButtonIntent.forGesture(gesture) { act(intent, gesture.durationNanoseconds) }
                     }
                 }
             } catch {
                 Log.warning("buttons: \(error.message)")
             }
         }
-        classifier.advance(to: MonotonicClock.nowNanoseconds()) { gesture in
-            if let intent = ButtonIntent.forGesture(gesture) { act(intent) }
+        classifier.advance(to: now) { gesture in
+            if let intent = ButtonIntent.forGesture(gesture) { act(intent, gesture.durationNanoseconds) }
         }
     }
 

@@ -13,8 +13,19 @@ import Settings
 /// (waited for, so the box can say what is wrong on screen), the buttons, the cameras (waited
 /// for with a notice), then the live loop (`DeviceSession`). Every wait is the one event loop's.
 enum DeviceRun {
-    static func run(settings: Settings, configPath: String, assembly: PipelineAssembly, backdrops initialBackdrops: BackgroundLibrary,
+    static func run(settings: Settings, configPath: String, assembly: PipelineAssembly, backdrops: BackgroundLibrary,
                     signals: borrowing SignalChannel, frames: Int) throws(CommandFailure) {
+        let shutdown = ShutdownSteps()
+        try open(settings: settings, configPath: configPath, assembly: assembly, backdrops: backdrops, signals: signals,
+                 frames: frames, shutdown: shutdown)
+        // Here every device is closed (their owners ended with `open`).
+        shutdown.mark("devices closed")
+        if let summary = shutdown.summary { Log.info(summary) }
+    }
+
+    private static func open(settings: Settings, configPath: String, assembly: PipelineAssembly,
+                             backdrops initialBackdrops: BackgroundLibrary, signals: borrowing SignalChannel, frames: Int,
+                             shutdown: ShutdownSteps) throws(CommandFailure) {
         guard settings.output.sink == .kms else {
             throw .invalidInput("[camera] source = v4l2 needs [output] sink = kms in this build")
         }
@@ -78,8 +89,10 @@ enum DeviceRun {
                                                              } : nil),
                                     buttons: buttons, layer: layer, heartbeat: heartbeat, service: service,
                                     messages: processor.messages, shutter: photos.capture,
-                                    screens: PhotoSetup.screens(settings.photos, loop: loop, cpuMask: assembly.computeCPUMask))
+                                    screens: PhotoSetup.screens(settings.photos, loop: loop, cpuMask: assembly.computeCPUMask),
+                                    shutdown: shutdown)
         session.run(signals: signals, watch: watch, frames: frames)
         photos.writer?.stop()
+        shutdown.mark("photo writer")
     }
 }

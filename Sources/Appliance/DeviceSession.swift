@@ -43,11 +43,13 @@ final class DeviceSession {
     private var noticeShown = false
     private var modesetFailureSaid = false
     private let started = MonotonicClock.nowNanoseconds()
+    private let shutdown: ShutdownSteps
 
     init(runner: PipelineRunner<V4L2Source, KMSSink>, settings: Settings, configPath: String, backdrops: LiveBackdrops,
          buttons: ButtonControls?, layer: Bool, heartbeat: Heartbeat, service: ServiceLink, messages: MessageSlot,
-         shutter: ShutterCapture, screens: ScreenCapture?) {
+         shutter: ShutterCapture, screens: ScreenCapture?, shutdown: ShutdownSteps) {
         self.service = service
+        self.shutdown = shutdown
         self.runner = runner
         loop = runner.loop
         self.settings = settings
@@ -95,10 +97,14 @@ final class DeviceSession {
         }
         service.stopping()
         runner.stop()
+        shutdown.mark("compute")
         backdrops.stop()
+        shutdown.mark("backdrop reader")
         screens?.stop()
+        shutdown.mark("screen writer")
         StandardOutput.line(report)
         if let summary = runner.finishSink() { Log.info(summary) }
+        shutdown.mark("statistics")
     }
 
     private var report: String {
@@ -120,14 +126,15 @@ final class DeviceSession {
             noticeShown = false
         }
         if let signal = pending.stop {
+            shutdown.begin()
             Log.info("stopping on signal \(signal)")
             stopping = true
             return
         }
         if let buttons {
             _ = loop.takeExpired(buttonDeadline, now: MonotonicClock.nowNanoseconds())
-            buttons.poll(readable: ready & buttonToken != 0) { intent in
-                Log.info("button: \(intent.name)")
+            buttons.poll(readable: ready & buttonToken != 0) { intent, pressed in
+                Log.info("button: \(intent.name) (\(pressed / 1_000_000) ms)")
                 feed(.button(intent))
             }
             loop.setDeadline(buttonDeadline, at: buttons.nextDeadline)
