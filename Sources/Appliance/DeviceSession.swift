@@ -44,6 +44,7 @@ final class DeviceSession {
     private var modesetFailureSaid = false
     private let started = MonotonicClock.nowNanoseconds()
     private let shutdown: ShutdownSteps
+    private let displayAwayProbe = DisplayAwayProbe.fromEnvironment()
 
     init(runner: PipelineRunner<V4L2Source, KMSSink>, settings: Settings, configPath: String, backdrops: LiveBackdrops,
          buttons: ButtonControls?, layer: Bool, heartbeat: Heartbeat, service: ServiceLink, messages: MessageSlot,
@@ -223,6 +224,9 @@ final class DeviceSession {
 
     /// The display as the booth sees it: gone while KMSSink says the connector is unplugged.
     private func watchDisplay() {
+        if let away = displayAwayProbe?.away(now: MonotonicClock.nowNanoseconds()) {
+            runner.withSink { $0.simulatesUnplug = away }
+        }
         let connected = runner.withSink { $0.connected }
         if connected == displayAway {
             displayAway = !connected

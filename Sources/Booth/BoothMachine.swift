@@ -31,7 +31,7 @@ import Controls
 /// | any | deviceLost(camera) | cameraAway (countdown cancelled) | startReopening(camera), showMessage(cameraDisconnected) |
 /// | cameraAway | deviceBack(camera) | the state underneath | clearMessage (or the message underneath) |
 /// | any | deviceLost(display) | displayAway (countdown cancelled) | startReopening(display) |
-/// | displayAway | deviceBack(display) | the state underneath | none (the message slot kept its text) |
+/// | displayAway | deviceBack(display) | the state underneath | none (the message slot kept its text); after a countdown it cancelled: showMessage("PHOTO CANCELLED: PRESS AGAIN", 5 s) |
 /// | any | notice(text) | same | showMessage(text, 5 s) (under the countdown: shown after it) |
 /// | any | importStarted / importProgress(text) | importing | showMessage(text) |
 /// | importing | importFinished(summary) / importFailed(reason) | the state underneath | showMessage(text, 6 s / 5 s) |
@@ -65,6 +65,8 @@ public struct BoothMachine {
     private var displayPresent = true
     private var photo = PhotoPhase.idle
     private var matteView = false
+    /// A countdown the display's loss cancelled, to be said when it is back.
+    private var countdownCancelled = false
     private var importText: String? = nil
     private var transient: Transient? = nil
     private var serial: UInt64 = 0
@@ -113,10 +115,19 @@ public struct BoothMachine {
         case .deviceLost(let device):
             guard present(device) else { break }
             setPresent(device, false)
-            if case .countdown = photo { photo = .idle }
+            if case .countdown = photo {
+                photo = .idle
+                // Nothing can be shown while the display is away: the cancel is said when it is back.
+                if device == .display { countdownCancelled = true }
+            }
             emit(.startReopening(device))
         case .deviceBack(let device):
+            guard !present(device) else { break }
             setPresent(device, true)
+            if device == .display && countdownCancelled {
+                countdownCancelled = false
+                show(.text("PHOTO CANCELLED: PRESS AGAIN"), for: configuration.failureNanoseconds, at: now)
+            }
         case .timer:
             break
         case .notice(let text):

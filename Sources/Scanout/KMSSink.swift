@@ -27,6 +27,9 @@ public final class KMSSink: FrameSink {
     public private(set) var queue: ScanoutQueue
     /// False while the display is unplugged.
     public private(set) var connected = true
+    /// Tests only (the end-to-end display-away scenario): while true the connector counts as
+    /// unplugged, as a refused commit with the connector gone would have it; vkms cannot unplug.
+    public var simulatesUnplug = false
     /// Times the display was set up again after being re-plugged.
     public private(set) var modesets = 0
     /// Why the last attempt to set the display up again failed (nil once one succeeds); the
@@ -170,6 +173,11 @@ public final class KMSSink: FrameSink {
     /// Commits `slot` for the next vblank without waiting (`.queued`; the flip comes through
     /// `takeCompletion`). A re-plugged display is set up again showing `slot` (`.shown`).
     public func submit(slot: Int, stamp: FrameStamp) -> SinkSubmission {
+        if simulatesUnplug && connected {
+            displayLost()
+            queue.drop()
+            return .refused
+        }
         if !connected {
             guard reconnect(showing: slot) else { queue.drop(); return .refused }
             return .shown(at: MonotonicClock.nowNanoseconds())
@@ -300,7 +308,7 @@ public final class KMSSink: FrameSink {
         let now = MonotonicClock.nowNanoseconds()
         guard now &- lastConnectionCheck >= 1_000_000_000 else { return false }
         lastConnectionCheck = now
-        guard KMSOutput.isConnected(card: card, connectorID: output.connectorID) else { return false }
+        guard !simulatesUnplug, KMSOutput.isConnected(card: card, connectorID: output.connectorID) else { return false }
         do throws(ScanoutError) {
             try modeset(showing: slot)
             modesets += 1

@@ -157,6 +157,13 @@ private func ns(_ ms: UInt64) -> UInt64 { ms * 1_000_000 }
         h.press(.takePhoto, atMS: 1000)
         #expect(h.send(.deviceLost(.display), atMS: 1500) == [.startReopening(.display), .clearMessage, .disarmDeadline])
         #expect(h.booth.state == .displayAway)
+        // Back: the photo is not taken behind people's backs; the screen says it was cancelled.
+        #expect(h.send(.deviceBack(.display), atMS: 3000)
+                == [.showMessage(.text("PHOTO CANCELLED: PRESS AGAIN"), until: ns(8000)), .armDeadline(at: ns(8000))])
+        #expect(h.booth.state == .live)
+        #expect(h.send(.timer, atMS: 8000) == [.clearMessage, .disarmDeadline])
+        #expect(h.send(.deviceLost(.display), atMS: 9000) == [.startReopening(.display)])
+        #expect(h.send(.deviceBack(.display), atMS: 9500) == [], "said once, for the countdown it cancelled")
     }
 
     // MARK: capturing

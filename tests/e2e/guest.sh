@@ -127,8 +127,9 @@ terminate() {
   event "${label}_term_sent_exited=$t0,$t1"
 }
 
+# While $tmp/display-away exists the display reads as unplugged (vkms cannot unplug its connector).
 start_backdrop() {
-  BACKDROP_BOARD_DIR=$work/board "$backdrop" run --config "$1" > "$2" 2>&1 &
+  BACKDROP_TEST_DISPLAY_AWAY_FILE=$tmp/display-away BACKDROP_BOARD_DIR=$work/board "$backdrop" run --config "$1" > "$2" 2>&1 &
   echo $! > "$tmp/pid"
 }
 
@@ -240,6 +241,38 @@ sleep 1
 counts_after=$(frame_counts "$bd" "$log1")
 event "countdown_counts=$counts_before,$counts_after"
 event "countdown_elapsed=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')"
+
+# The display goes away (the connector reads unplugged; vkms cannot unplug, see start_backdrop)
+# and comes back, first while idle, then during a countdown (countdown_s is still 10): the box must
+# live through both, set the mode again, show frames after, and not take the photo it was
+# counting down to (the screen says it was cancelled). The shutter afterwards takes a photo.
+display_away() {
+  name=$1
+  lost=$(count_in "$log1" "display unplugged"); back=$(count_in "$log1" "display back")
+  touch "$tmp/display-away"
+  if wait_until 30 reloaded_more "$log1" "$lost" "display unplugged"; then event "${name}_lost=1"; else event "${name}_lost=0"; fi
+  sleep 1
+  if alive "$bd"; then event "${name}_alive=1"; else event "${name}_alive=0"; fi
+  rm -f "$tmp/display-away"
+  if wait_until 30 reloaded_more "$log1" "$back" "display back"; then event "${name}_back=1"; else event "${name}_back=0"; fi
+}
+away_before=$(presented "$bd" "$log1")
+display_away display_idle
+sleep 2
+event "display_idle_frames=${away_before:-0},$(presented "$bd" "$log1")"
+before=$(newest_photo)
+press $SHUTTER 0.1
+sleep 2
+display_away display_countdown
+# Longer than what was left of the countdown, and the save: no photo may come of it.
+sleep 14
+if [ "$(newest_photo)" = "$before" ]; then event display_countdown_photo=0; else event display_countdown_photo=1; fi
+after_before=$(presented "$bd" "$log1")
+sleep 2
+event "display_back_frames=${after_before:-0},$(presented "$bd" "$log1")"
+before=$(newest_photo)
+press $SHUTTER 0.1
+if wait_until 60 photo_changed "$before"; then emit "display-back.jpg" "$photos/$(newest_photo)"; else event photo_missing=display-back; fi
 
 # Latency needs 300 frames; wait for them (bounded), then stop with SIGTERM.
 wait_until 120 enough_frames "$bd" "$log1" 320 || say "fewer than 320 frames presented"

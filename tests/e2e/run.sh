@@ -26,6 +26,9 @@
 #                  screen captures (SIGUSR2, writeback) against `backdrop render-message`; the JPEG taken
 #                  at zero against the render (PSNR >= 40 dB); frames shown and dropped meanwhile
 #   7 killed-mid-save  SIGKILL while a photo waits under its temporary name: no file under a final name
+#   8 display-away the connector reads unplugged while a file exists (vkms cannot unplug), while idle
+#                  and during a countdown: alive, set up again, frames after, the countdown's photo
+#                  not taken; a photo afterwards against the render
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 arch=x86_64
@@ -237,6 +240,34 @@ else
   echo "    ($notes)"
 fi
 
+# ---- Scenario 8: display away and back (the connector reads unplugged while a file exists):
+# while idle and during a countdown, alive, set up again, frames after; the countdown's photo is
+# not taken; a photo after it is the render again.
+problems=""
+for phase in idle countdown; do
+  [ "$(fact display_${phase}_lost)" = 1 ] || problems+="$phase: no 'display unplugged' in the log; "
+  [ "$(fact display_${phase}_alive)" = 1 ] || problems+="$phase: backdrop died with the display away; "
+  [ "$(fact display_${phase}_back)" = 1 ] || problems+="$phase: no 'display back' in the log; "
+done
+IFS=, read -r d0 d1 <<< "$(fact display_idle_frames)"
+[ "${d1:-0}" -gt "${d0:-0}" ] 2>/dev/null || problems+="no frames after the display came back ($d0, $d1); "
+IFS=, read -r e0 e1 <<< "$(fact display_back_frames)"
+[ "${e1:-0}" -gt "${e0:-0}" ] 2>/dev/null || problems+="no frames after the display came back in the countdown ($e0, $e1); "
+[ "$(fact display_countdown_photo)" = 0 ] || problems+="a photo was taken although the display went away during its countdown; "
+remodesets=$(grep "^kms:" "$log1" 2>/dev/null | tail -n 1 | sed -n 's/.* \([0-9]*\) re-modesets.*/\1/p')
+[ "${remodesets:-0}" -ge 2 ] 2>/dev/null || problems+="${remodesets:-no} re-modesets at exit (want 2); "
+if [ -f "$out/display-back.jpg" ]; then
+  on=$(check backdrop "$out/display-back.jpg" 2>/dev/null | cut -d' ' -f1)
+  verdict=$(check psnr "$out/display-back.jpg" "$(expected "${on:-b}")" 40 "$work/backdrops/${on:-b}.png") ||
+    problems+="photo after the display came back vs render with $on: $verdict; "
+else
+  problems+="no photo after the display came back; "
+fi
+if [ -z "$problems" ]; then
+  pass display-away "idle and during a countdown: alive, $remodesets re-modesets, frames after ($d0 -> $d1, $e0 -> $e1), the countdown's photo not taken, photo after: ${verdict:-}"
+else
+  fail display-away "$problems"
+fi
 # What the presser held each line for against what the box measured from the kernel's edge times.
 if [ -f "$out/presses" ]; then
   echo "button presses$tag (line, asked s, held ms by the presser): $(tr '\n' ';' < "$out/presses")"
