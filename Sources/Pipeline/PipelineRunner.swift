@@ -57,12 +57,12 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     private let sourceToken: UInt64
     private let sourceDeadline: EventLoop.DeadlineID
     /// Cameras: epoll is not always told (v4l2loopback 0.12 once left epoll_wait asleep while a
-    /// DQBUF would have succeeded), so an idle stream is looked at again on the loop's timer: first
-    /// `recheckFirstNanoseconds` after the last frame, then at doubling intervals up to
-    /// `recheckLongestNanoseconds` while nothing comes (a stalled camera would otherwise wake the
-    /// I/O thread 50 times a second for nothing). A frame starts the series again. The fds stay
-    /// watched throughout, so a frame after a long stall is taken when its fd says so, not at the
-    /// next recheck.
+    /// DQBUF would have succeeded), so an idle stream is looked at again on the loop's timer: 20 ms
+    /// after the last frame, then at doubling intervals up to 1 s while nothing comes
+    /// (`SourceRecheck`; a stalled camera would otherwise wake the I/O thread 50 times a second for
+    /// nothing). A frame starts the series again. The fds stay watched throughout, so a frame after
+    /// a long stall is taken when its fd says so, not at the next recheck.
+    ///
     /// The interval the next recheck waits (I/O thread; read by tests).
     public private(set) var recheckNanoseconds: UInt64 = SourceRecheck.firstNanoseconds
     /// When the source is looked at again with no frame (nil: armed afresh from now).

@@ -317,6 +317,39 @@ else
   kill -KILL "$bd" 2>/dev/null
 fi
 emit backdrop-kill.log "$log3"
+
+# The rollback gesture: a data folder with two generations (two imports: the e2e config as the
+# box's own, then a stick with one more backdrop), the box run from DIR/current/backdrop.conf as
+# the service runs it; next and previous held together 7 s (two pressers at once: together for
+# at least 5 s however late the second starts) must switch current back to the first generation,
+# reload, and count as no press of either button.
+data=$tmp/data
+mkdir -p "$tmp/stick1/backdrop/backgrounds" "$tmp/stick2/backdrop/backgrounds"
+cp "$work/backdrops/a.png" "$tmp/stick1/backdrop/backgrounds/"
+cp "$work/backdrops/a.png" "$work/backdrops/b.png" "$tmp/stick2/backdrop/backgrounds/"
+"$backdrop" import "$tmp/stick1" --data "$data" --config "$work/e2e.conf" > "$tmp/import.log" 2>&1
+"$backdrop" import "$tmp/stick2" --data "$data" >> "$tmp/import.log" 2>&1
+log4=$tmp/backdrop-rollback.log
+start_backdrop "$data/current/backdrop.conf" "$log4"
+bd=$(cat "$tmp/pid")
+if wait_until 90 log_has "$log4" "running:"; then
+  sleep 1
+  before_link=$(readlink "$data/current")
+  reloads=$(count_in "$log4" "config reloaded")
+  "$work/press" "$lines/sim_gpio$NEXT/pull" 7 > /dev/null & p1=$!
+  "$work/press" "$lines/sim_gpio$PREV/pull" 7 > /dev/null & p2=$!
+  wait $p1; wait $p2
+  if wait_until 30 log_has "$log4" "rollback: generation"; then event rollback_logged=1; else event rollback_logged=0; fi
+  if wait_until 30 reloaded_more "$log4" "$reloads" "config reloaded"; then event rollback_reloaded=1; else event rollback_reloaded=0; fi
+  event "rollback_links=$before_link,$(readlink "$data/current")"
+  event "rollback_single_presses=$(grep -cE 'button: (next backdrop|previous backdrop|toggle matte view)' "$log4")"
+  kill -TERM "$bd"; wait "$bd"
+else
+  event rollback_setup=0
+  kill -KILL "$bd" 2>/dev/null
+fi
+emit backdrop-rollback.log "$log4"
+emit import.log "$tmp/import.log"
 kill -TERM "$prod"; wait "$prod"
 emit producer.log "$tmp/producer.log"
 fi

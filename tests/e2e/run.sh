@@ -29,6 +29,8 @@
 #   8 display-away the connector reads unplugged while a file exists (vkms cannot unplug), while idle
 #                  and during a countdown: alive, set up again, frames after, the countdown's photo
 #                  not taken; a photo afterwards against the render
+#   9 rollback-gesture  next + previous held 5 s on a data folder of two generations: current goes
+#                  back, the config is reloaded, neither button counts on its own
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 arch=x86_64
@@ -343,6 +345,21 @@ if [ -z "$problems" ]; then
   pass killed-mid-save "SIGKILL while the photo was written under its temporary name: no new final name, $(fact kill_partials) temporary left (removed at the next start)"
 else
   fail killed-mid-save "$problems"
+fi
+
+# ---- Scenario 9: the rollback gesture (next + previous held 5 s) on a data folder of two generations.
+problems=""
+IFS=, read -r link0 link1 <<< "$(fact rollback_links)"
+[ "$(fact rollback_setup)" != 0 ] || problems+="the box did not start from the data folder; "
+[ "$(fact rollback_logged)" = 1 ] || problems+="no 'rollback: generation' in the log; "
+[ "$(fact rollback_reloaded)" = 1 ] || problems+="no config reload after the rollback; "
+[ -n "$link0" ] && [ -n "$link1" ] && [ "$link0" != "$link1" ] || problems+="current did not change ('$link0' -> '$link1'); "
+[ "$(fact rollback_single_presses)" = 0 ] || problems+="$(fact rollback_single_presses) single-button intents from the gesture; "
+if [ -z "$problems" ]; then
+  pass rollback-gesture "next + previous held 7 s: current $link0 -> $link1, reloaded, no single-button intent ($(grep -h "rollback: " "$out/backdrop-rollback.log" | head -n 1))"
+else
+  fail rollback-gesture "$problems"
+  tail -n 5 "$out/backdrop-rollback.log" "$out/import.log" 2>/dev/null | sed 's/^/    /'
 fi
 
 # ---- Scenario 5: latency, from the statistics printed at SIGTERM.
