@@ -244,6 +244,8 @@ expect "a stick with nothing usable" 2 "no backdrop/ folder" -- "$backdrop" impo
 printf '[matte]\nfar_mm = 90000\n' > "$work/stick/backdrop/backdrop.conf"
 cp "$(ls "$work"/frames/*.png | tail -1)" "$work/stick/backdrop/backgrounds/b.png"
 expect "a refused config keeps the current one" 0 "far_mm = 90000: out of range, allowed 100..10000" -- "$backdrop" import "$work/stick" --data "$work/data"
+# The outcome for the booth's screen after every import (ImportNotice): the fourth import, status 0.
+expect "import leaves its outcome for the screen" 0 "^backdrop-import-outcome 1 serial 4 status 0 text 2 BACKDROPS IN, CONFIG REFUSED, 1 SKIPPED $" -- bash -c "tr '\n' ' ' < '$work/data/import-outcome'"
 expect "rollback goes back" 0 "generation 000001 is current again" -- "$backdrop" rollback --data "$work/data"
 expect "rollback on an empty data folder" 2 "no previous generation" -- "$backdrop" rollback --data "$work/fresh-data"
 

@@ -29,6 +29,7 @@ final class DeviceSession {
     private let messages: MessageSlot
     private let shutter: ShutterCapture
     private let screens: ScreenCapture?
+    private let importNotices: ImportNoticeWatch
     private var booth: BoothMachine
     private var actions: [BoothAction] = []
     private var camera: CameraLink
@@ -62,6 +63,7 @@ final class DeviceSession {
         self.messages = messages
         self.shutter = shutter
         self.screens = screens
+        importNotices = ImportNoticeWatch(configPath: configPath)
         booth = BoothMachine(configuration: BoothConfiguration(countdownSeconds: settings.photos.countdownSeconds))
         actions.reserveCapacity(8)
         camera = CameraLink(loop: runner.loop)
@@ -144,22 +146,29 @@ final class DeviceSession {
         screens?.iterate(ready, runner: runner)
         if let notice = backdrops.iterate(ready, runner: runner) {
             service.backdropsReplaced(by: backdrops.library)
-            feed(.notice(notice))
+            if let shown = importNotices.rescanNotice(notice) { feed(.notice(shown)) } else { Log.info("after the import: \(notice)") }
             if cameraAway { noticeShown = false }
         }
         if loop.takeExpired(boothDeadline, now: MonotonicClock.nowNanoseconds()) { feed(.timer) }
         watchDisplay()
     }
 
-    /// SIGHUP. Contract with the USB import (`backdrop-import@.service`): after an import has
-    /// switched DIR/current to a new generation, the import service sends SIGHUP to
-    /// backdrop.service, and this handler reads the config file again AND rescans the backdrop
-    /// folder (both through the `current` link, so both come from the new generation). A refused
-    /// config keeps the previous settings (and still rescans the folder they name); a folder with
-    /// no usable image keeps the set shown. Either way the outcome is shown on screen. Nothing
-    /// here waits: the folder is read on its own thread, the new set is taken by compute at a
-    /// frame boundary.
+    /// SIGHUP. Contract with the USB import (`backdrop-import@.service`, `ImportNotice`): after
+    /// every import, whatever its outcome, the import service sends SIGHUP to backdrop.service. A
+    /// new outcome in DIR/import-outcome is shown first; only a new generation (status 0) changed
+    /// DIR/current, so only then, or on a SIGHUP with no new outcome (a rollback, a person), does
+    /// this handler read the config file again AND rescan the backdrop folder (both through the
+    /// `current` link, so both come from the new generation). A refused config keeps the previous
+    /// settings (and still rescans the folder they name); a folder with no usable image keeps the
+    /// set shown. Either way the outcome is shown on screen (after an import, the import's text
+    /// rather than the rescan's count). Nothing here waits: the folder is read on its own thread,
+    /// the new set is taken by compute at a frame boundary.
     private func reload() {
+        let notice = importNotices.takeNew()
+        if let notice {
+            feed(.importReported(notice.text, failed: notice.failed))
+            guard notice.status == 0 else { return }
+        }
         if let reloaded = ConfigReload.load(configPath, current: settings) {
             settings = reloaded
             runner.publish { $0.matte = reloaded.matte }
@@ -169,6 +178,8 @@ final class DeviceSession {
         }
         if let refused = backdrops.rescan(settings, outputSize: runner.withSink { $0.outputSize }) {
             feed(.notice(refused))
+        } else if notice != nil {
+            importNotices.holdRescanNotice()
         }
     }
 

@@ -3,7 +3,8 @@ import KernelIO
 
 /// `backdrop import STICK_ROOT [--data DIR] [--config FILE]`: the stick's config and backdrops
 /// into a new generation of the data folder (the contract is at `StickImport`). One line per
-/// item on stdout; the exit status is the outcome's.
+/// item on stdout; the exit status is the outcome's, and the outcome in a few words is left for the
+/// booth's screen in DIR/import-outcome (`ImportNotice`).
 enum ImportCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
         let options = try CommandOptions.parse(arguments, valued: ["--data", "--config"], flags: [])
@@ -13,6 +14,12 @@ enum ImportCommand {
         if let config = options.value("--config") { request.baseConfig = config }
         let report = StickImport.run(request)
         for line in report.lines { StandardOutput.line(line.rendered) }
+        // The booth's screen learns the outcome from this file (the unit signals it after every import).
+        do throws(SystemError) {
+            _ = try ImportNotice.write(report.screenText, status: report.outcome.exitStatus, data: request.data)
+        } catch {
+            Log.warning("the booth's screen is not told the outcome: \(error.message)")
+        }
         switch report.outcome {
         case .newGeneration, .photosCopied:
             return

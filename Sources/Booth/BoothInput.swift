@@ -24,4 +24,8 @@ public enum BoothInput: Equatable, Sendable {
     case importProgress(String)
     case importFinished(summary: String)
     case importFailed(reason: String)
+    /// An import that ran in a process of its own (the stick's unit, `backdrop import`) ended: its
+    /// outcome as it left it in the data folder (`ImportNotice`). Shown whatever the state (no
+    /// `importStarted` came before it); changes no state.
+    case importReported(String, failed: Bool)
 }

@@ -35,6 +35,7 @@ import Controls
 /// | any | notice(text) | same | showMessage(text, 5 s) (under the countdown: shown after it) |
 /// | any | importStarted / importProgress(text) | importing | showMessage(text) |
 /// | importing | importFinished(summary) / importFailed(reason) | the state underneath | showMessage(text, 6 s / 5 s) |
+/// | any | importReported(text, failed) | same | showMessage(text, 6 s, or 5 s when failed) (under the countdown: shown after it) |
 /// | any with a transient message | timer at its end | same | the message underneath, or clearMessage |
 ///
 /// A lost device already lost, a device back that was never lost, and worker results for a
@@ -156,6 +157,8 @@ public struct BoothMachine {
             guard importText != nil else { break }
             importText = nil
             show(.text(reason), for: configuration.failureNanoseconds, at: now)
+        case .importReported(let text, let failed):
+            show(.text(text), for: failed ? configuration.failureNanoseconds : configuration.importSummaryNanoseconds, at: now)
         }
         syncMessage(emit: emit)
         syncDeadline(emit: emit)

@@ -29,10 +29,10 @@ enum BackdropStep {
         case .some:
             break
         }
-        let folder = try ImportAbort.attempt("cannot open \(label)/ on the stick") { () throws(SystemError) in
+        let folder = try ImportAbort.attempt("cannot open \(label)/ on the stick", on: .stick) { () throws(SystemError) in
             try stick.openDirectory(StickImport.stickBackgrounds)
         }
-        let listing = try ImportAbort.attempt("cannot read \(label)/ on the stick") { () throws(SystemError) in
+        let listing = try ImportAbort.attempt("cannot read \(label)/ on the stick", on: .stick) { () throws(SystemError) in
             try folder.entries()
         }
         for name in listing.undecodable {
@@ -42,7 +42,8 @@ enum BackdropStep {
         if names.count > limits.entries || listing.isCutShort {
             let left = listing.total - min(names.count, limits.entries) - listing.undecodable.count
             names = Array(names.prefix(limits.entries))
-            report.skipped("\(label)/: \(left) more entries not looked at (the limit is \(limits.entries) entries)")
+            report.skipped("\(label)/: \(left) more entries not looked at (the limit is \(limits.entries) entries)", item: false)
+            report.countSkipped(left)
         }
 
         let decoder = ImageDecoder()

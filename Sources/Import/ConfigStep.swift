@@ -50,7 +50,9 @@ enum ConfigStep {
                     report.taken("\(label): new config")
                     fromStick = withBoxLines(bytes, data: options.data)
                 case .refused(let problems):
-                    for problem in problems { report.skipped("config refused: " + problem) }
+                    for problem in problems { report.skipped("config refused: " + problem, item: false) }
+                    report.countSkipped()
+                    report.configRefused = true
                     report.note("config refused: kept the current one")
                 }
             } catch {
@@ -97,7 +99,7 @@ enum ConfigStep {
 
     static func stickKind(_ name: String, in folder: borrowing DirectoryDescriptor) throws(ImportAbort) -> FileStatus.Kind? {
         do throws(SystemError) { return try StickFile.kind(of: name, in: folder) } catch {
-            throw ImportAbort(error, doing: "cannot read the stick")
+            throw ImportAbort(error, doing: "cannot read the stick", on: .stick)
         }
     }
 }

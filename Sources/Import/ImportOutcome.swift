@@ -27,10 +27,23 @@ public enum ImportOutcome: Equatable, Sendable {
 public struct ImportReport: Sendable {
     public var lines: [ImportLine] = []
     public var outcome: ImportOutcome = .nothingUsable
+    /// The outcome in a few words for the booth's screen (`ImportNotice`): "12 BACKDROPS IN, 2
+    /// SKIPPED", "STICK: NOTHING NEW", "IMPORT FAILED: DISK FULL - OLD SET KEPT".
+    public var screenText = ""
+    /// Parts of the stick refused (a backdrop, a refused config counts once however many problems
+    /// its lines name).
+    public private(set) var skippedItems = 0
+    /// The stick's `backdrop.conf` was read and refused (the current config stays).
+    public internal(set) var configRefused = false
 
     public init() {}
 
     mutating func taken(_ text: String) { lines.append(ImportLine(.taken, text)) }
-    mutating func skipped(_ text: String) { lines.append(ImportLine(.skipped, text)) }
+    /// A skipped line; `item: false` for a line that explains a part already counted.
+    mutating func skipped(_ text: String, item: Bool = true) {
+        lines.append(ImportLine(.skipped, text))
+        if item { skippedItems += 1 }
+    }
+    mutating func countSkipped(_ count: Int = 1) { skippedItems += count }
     mutating func note(_ text: String) { lines.append(ImportLine(.note, text)) }
 }

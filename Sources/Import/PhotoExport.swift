@@ -99,7 +99,8 @@ public enum PhotoExport {
                 let readOnly = error.errno.code == Int32(BK_EROFS)
                 try? recordExported(exported, in: data)
                 throw ImportAbort(message: readOnly ? "the stick is mounted read-only: cannot copy photos"
-                                  : "cannot copy photo \(shown) to the stick: \(error.message)")
+                                  : "cannot copy photo \(shown) to the stick: \(error.message)",
+                                  screenText: readOnly ? "PHOTOS NOT COPIED: THE STICK IS READ-ONLY" : "PHOTOS NOT COPIED: STICK FULL OR FAILING")
             }
             exported.append(name)
             copied += 1

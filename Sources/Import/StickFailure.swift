@@ -18,7 +18,7 @@ enum StickFailure {
             let code = error.errno.code
             if code == Int32(BK_EIO) || code == Int32(BK_ENODEV) || code == Int32(BK_ENXIO) {
                 throw ImportAbort(message: "the stick stopped answering while reading \(label) (\(error.errno.description)); "
-                    + "was it unplugged?")
+                    + "was it unplugged?", screen: "STICK REMOVED OR FAILING")
             }
             report.skipped("\(label): cannot read: \(error.errno.description)")
         }

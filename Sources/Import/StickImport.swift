@@ -27,7 +27,9 @@ import Settings
 /// The outcome is the command's exit status: 0 a new generation is current, 2 nothing on the
 /// stick was usable or it holds exactly the current generation (the same stick again: nothing
 /// written), 1 a runtime failure (full disk, I/O error, stick gone). On 2 and 1 `current` is
-/// unchanged and whole, so only 0 asks the running booth to reload.
+/// unchanged and whole, so only on 0 does the running booth reload. Every outcome, in a few words
+/// (`ImportReport.screenText`), is left for the booth's screen in DIR/import-outcome
+/// (`ImportNotice`, its contract there).
 ///
 /// Blocking file I/O and full image decodes: run it off the frame path (the service runs it on
 /// its own worker, or the oneshot unit runs `backdrop import`). Reads the stick through
@@ -57,26 +59,48 @@ public enum StickImport {
         } catch {
             report.note(error.message + "; nothing was changed")
             report.outcome = error.outcome
+            report.screenText = error.screen
         }
         return report
     }
 
+    /// "12 BACKDROPS IN, NEW CONFIG, 2 SKIPPED": what a new generation brought, for the screen.
+    static func newGenerationText(backdrops: BackdropStep.Result, config: ConfigStep.Result,
+                                  report: ImportReport) -> String {
+        var parts: [String] = []
+        if backdrops.tookFromStick {
+            parts.append("\(backdrops.count) BACKDROP\(backdrops.count == 1 ? "" : "S") IN")
+        } else {
+            parts.append("BACKDROPS KEPT")
+        }
+        if config.tookFromStick { parts.append("NEW CONFIG") } else if report.configRefused { parts.append("CONFIG REFUSED") }
+        if report.skippedItems > 0 { parts.append("\(report.skippedItems) SKIPPED") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// "STICK: NOTHING USABLE, 3 SKIPPED - OLD SET KEPT".
+    static func nothingUsableText(_ report: ImportReport, why: String = "NOTHING USABLE") -> String {
+        "STICK: " + why + (report.skippedItems > 0 ? ", \(report.skippedItems) SKIPPED" : "") + " - OLD SET KEPT"
+    }
+
     private static func importStick(_ options: Options, into report: inout ImportReport) throws(ImportAbort) -> ImportOutcome {
         let limits = options.limits
-        let stickRoot = try ImportAbort.attempt("cannot open the stick at \(options.stick)", missingIsInput: true) { () throws(SystemError) in try DirectoryDescriptor.open(options.stick) }
+        let stickRoot = try ImportAbort.attempt("cannot open the stick at \(options.stick)", on: .stick, missingIsInput: true) { () throws(SystemError) in try DirectoryDescriptor.open(options.stick) }
         let folderKind: FileStatus.Kind?
         do throws(SystemError) { folderKind = try StickFile.kind(of: stickFolder, in: stickRoot) } catch {
-            throw ImportAbort(error, doing: "cannot read the stick")
+            throw ImportAbort(error, doing: "cannot read the stick", on: .stick)
         }
         guard let folderKind else {
             report.note("no \(stickFolder)/ folder at the root of the stick: nothing to take")
+            report.screenText = "STICK: NO BACKDROP FOLDER - NOTHING CHANGED"
             return .nothingUsable
         }
         guard folderKind == .directory else {
             report.skipped("\(stickFolder): \(folderKind.description), not a folder")
+            report.screenText = "STICK: BACKDROP IS NOT A FOLDER - NOTHING CHANGED"
             return .nothingUsable
         }
-        let stick = try ImportAbort.attempt("cannot open \(stickFolder)/ on the stick") { () throws(SystemError) in try stickRoot.openDirectory(stickFolder) }
+        let stick = try ImportAbort.attempt("cannot open \(stickFolder)/ on the stick", on: .stick) { () throws(SystemError) in try stickRoot.openDirectory(stickFolder) }
 
         let data = try ImportAbort.attempt("cannot open the data folder \(options.data)") { () throws(SystemError) in try DataFolder.open(options.data) }
         let currentName: String?
@@ -97,10 +121,12 @@ public enum StickImport {
 
         guard config.tookFromStick || backdrops.tookFromStick else {
             report.note("nothing on the stick could be used; the box keeps what it has")
+            report.screenText = nothingUsableText(report)
             return .nothingUsable
         }
         if let currentName, !config.changed, !backdrops.changed {
             report.note("the stick holds what the box already runs (generation \(currentName)); nothing changed")
+            report.screenText = "STICK: NOTHING NEW"
             return .unchanged(currentName)
         }
         let name: String
@@ -113,6 +139,7 @@ public enum StickImport {
         do throws(SystemError) { try data.prune() } catch {
             report.note("could not remove old generations (\(error.message)); they are removed next time")
         }
+        report.screenText = newGenerationText(backdrops: backdrops, config: config, report: report)
         report.note("generation \(name) is current: \(backdrops.count) backdrop\(backdrops.count == 1 ? "" : "s"), "
             + (config.tookFromStick ? "new config" : "config kept"))
         return .newGeneration(name)
@@ -121,25 +148,50 @@ public enum StickImport {
 
 /// A failure that stops the import before anything became current.
 struct ImportAbort: Error {
+    /// Which side failed, for the screen's few words.
+    enum Side { case stick, data }
+
     /// Runs `body`, turning its failure into an abort that says what was being done.
-    static func attempt<T: ~Copyable>(_ what: String, missingIsInput: Bool = false,
+    static func attempt<T: ~Copyable>(_ what: String, on side: Side = .data, missingIsInput: Bool = false,
                                       _ body: () throws(SystemError) -> T) throws(ImportAbort) -> T {
         do throws(SystemError) { return try body() } catch {
-            throw ImportAbort(error, doing: what, missingIsInput: missingIsInput)
+            throw ImportAbort(error, doing: what, on: side, missingIsInput: missingIsInput)
         }
     }
 
     let message: String
     let outcome: ImportOutcome
+    /// For the screen (`ImportNotice`): "IMPORT FAILED: DISK FULL - OLD SET KEPT".
+    let screen: String
 
-    init(_ error: SystemError, doing what: String, missingIsInput: Bool = false) {
+    init(_ error: SystemError, doing what: String, on side: Side = .data, missingIsInput: Bool = false) {
         message = what + ": " + error.message
-        let missing = error.errno == .noSuchFile || error.errno == Errno(Int32(BK_ENOTDIR))
-        outcome = missingIsInput && missing ? .nothingUsable : .failed(message)
+        let code = error.errno.code
+        let missing = code == Int32(BK_ENOENT) || code == Int32(BK_ENOTDIR)
+        if missingIsInput && missing {
+            outcome = .nothingUsable
+            screen = "STICK: NOT READABLE - NOTHING CHANGED"
+            return
+        }
+        outcome = .failed(message)
+        if code == Int32(BK_ENOSPC) || code == Int32(BK_EDQUOT) {
+            screen = Self.screen("DISK FULL")
+        } else if side == .stick && (missing || code == Int32(BK_EIO) || code == Int32(BK_ENODEV) || code == Int32(BK_ENXIO)) {
+            screen = Self.screen("STICK REMOVED OR FAILING")
+        } else {
+            screen = Self.screen(side == .stick ? "CANNOT READ THE STICK" : "DISK ERROR")
+        }
     }
 
-    init(message: String) {
+    init(message: String, screen reason: String) {
+        self.init(message: message, screenText: Self.screen(reason))
+    }
+
+    init(message: String, screenText: String) {
         self.message = message
         outcome = .failed(message)
+        screen = screenText
     }
+
+    static func screen(_ reason: String) -> String { "IMPORT FAILED: " + reason + " - OLD SET KEPT" }
 }

@@ -49,7 +49,7 @@ ssize_t bk_read_link_at(int dirfd, const char *name, char *buffer, size_t capaci
 /// knows the listing was cut short.
 int bk_list_directory_fd(int dirfd, char *names, size_t capacity, size_t *used);
 
-enum { BK_ELOOP = 40, BK_ENOTDIR = 20, BK_EISDIR = 21, BK_EXDEV = 18, BK_ENOTEMPTY = 39, BK_ENXIO = 6, BK_EROFS = 30 };
+enum { BK_ELOOP = 40, BK_ENOTDIR = 20, BK_EISDIR = 21, BK_EXDEV = 18, BK_ENOTEMPTY = 39, BK_ENXIO = 6, BK_EROFS = 30, BK_EDQUOT = 122 };
 
 #ifdef __cplusplus
 }
