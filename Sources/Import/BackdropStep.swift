@@ -12,10 +12,13 @@ enum BackdropStep {
         /// The new set differs from the current one (names or content).
         let changed: Bool
         let count: Int
+        /// The stick had a `backgrounds/` folder (the presence check looks for it again at the end).
+        var sawFolder = false
     }
 
     static func run(stick: borrowing DirectoryDescriptor, current: CurrentContent,
                     staged: borrowing StagedGeneration, limits: ImportLimits,
+                    afterRead: (@Sendable (String) -> Void)? = nil,
                     into report: inout ImportReport) throws(ImportAbort) -> Result {
         let label = StickImport.stickFolder + "/" + StickImport.stickBackgrounds
         let kept = current.backdropNames.count
@@ -87,6 +90,7 @@ enum BackdropStep {
                 try StickFailure.skipOrAbort(error, label: shown, limits: limits, into: &report)
                 continue
             }
+            afterRead?(shown)
             switch StickBackdrop.check(bytes, name: name, limits: limits, decoder: decoder) {
             case .failure(let refusal):
                 report.skipped("\(shown): \(refusal.reason)")
@@ -109,10 +113,12 @@ enum BackdropStep {
         }
         guard !taken.isEmpty else {
             report.note("no usable backdrop in \(label)/: kept the current \(kept)")
-            return try keepCurrent(current: current, staged: staged)
+            var kept = try keepCurrent(current: current, staged: staged)
+            kept.sawFolder = true
+            return kept
         }
         let changed = written > 0 || taken.sorted() != current.backdropNames
-        return Result(tookFromStick: true, changed: changed, count: taken.count)
+        return Result(tookFromStick: true, changed: changed, count: taken.count, sawFolder: true)
     }
 
     private static func keepCurrent(current: CurrentContent, staged: borrowing StagedGeneration) throws(ImportAbort) -> Result {

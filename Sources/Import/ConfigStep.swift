@@ -59,6 +59,7 @@ enum ConfigStep {
                 try StickFailure.skipOrAbort(error, label: label, limits: limits, into: &report)
                 report.note("kept the current config")
             }
+            options.afterRead?(label)
         }
 
         let currentBytes = current.config

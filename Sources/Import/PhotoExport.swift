@@ -91,7 +91,7 @@ public enum PhotoExport {
             }
             let bytes: [UInt8]
             do throws(StickFile.Refusal) { bytes = try StickFile.read(name, in: source, limit: options.limits.fileBytes) } catch {
-                try StickFailure.skipOrAbort(error, label: "photo " + shown, limits: options.limits, into: &report)
+                try StickFailure.skipOrAbort(error, label: "photo " + shown, limits: options.limits, on: .data, into: &report)
                 continue
             }
             do throws(SystemError) { try DurableFile.write(bytes, as: name, in: target) } catch {

@@ -1,11 +1,12 @@
 import CKernel
 import KernelIO
 
-/// One file of the stick could not be read: a skipped line for the file's own problems, an abort
-/// of the whole import when the stick itself is failing or gone (I/O error, no device), because
-/// then nothing read from it can be trusted to be whole.
+/// One file could not be read: a skipped line for the file's own problems, an abort of the whole
+/// import when the stick itself is failing or gone: an I/O error, no device, or (`on: .stick`) a
+/// file listed a moment ago that is no longer there. Then nothing read from the stick can be
+/// trusted to be the whole stick, so nothing of it is taken (no half set becomes current).
 enum StickFailure {
-    static func skipOrAbort(_ refusal: StickFile.Refusal, label: String, limits: ImportLimits,
+    static func skipOrAbort(_ refusal: StickFile.Refusal, label: String, limits: ImportLimits, on side: ImportAbort.Side = .stick,
                             into report: inout ImportReport) throws(ImportAbort) {
         switch refusal {
         case .wrongKind(let kind):
@@ -19,6 +20,10 @@ enum StickFailure {
             if code == Int32(BK_EIO) || code == Int32(BK_ENODEV) || code == Int32(BK_ENXIO) {
                 throw ImportAbort(message: "the stick stopped answering while reading \(label) (\(error.errno.description)); "
                     + "was it unplugged?", screen: "STICK REMOVED OR FAILING")
+            }
+            if side == .stick && (code == Int32(BK_ENOENT) || code == Int32(BK_ENOTDIR)) {
+                throw ImportAbort(message: "\(label) went away during the import (\(error.errno.description)); "
+                    + "was the stick unplugged?", screen: "STICK REMOVED OR FAILING")
             }
             report.skipped("\(label): cannot read: \(error.errno.description)")
         }

@@ -44,6 +44,9 @@ public enum StickImport {
         /// brings none (nil or unusable: an empty file, so every default).
         public var baseConfig: String? = "/etc/backdrop/backdrop.conf"
         public var limits = ImportLimits.standard
+        /// Test-only: called with each stick file's label once it has been read (the config, each
+        /// backdrop), so a test can take the stick away in the middle of an import. Nil on the box.
+        public var afterRead: (@Sendable (String) -> Void)? = nil
 
         public init(stick: String) { self.stick = stick }
     }
@@ -117,7 +120,9 @@ public enum StickImport {
         let config = try ConfigStep.run(stick: stick, current: current, staged: staged, options: options,
                                         into: &report)
         let backdrops = try BackdropStep.run(stick: stick, current: current, staged: staged, limits: limits,
-                                             into: &report)
+                                             afterRead: options.afterRead, into: &report)
+
+        try StickPresence.check(root: stickRoot, stick: stick, backgroundsWasFolder: backdrops.sawFolder)
 
         guard config.tookFromStick || backdrops.tookFromStick else {
             report.note("nothing on the stick could be used; the box keeps what it has")
