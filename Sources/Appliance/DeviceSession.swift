@@ -4,6 +4,7 @@ import Capture
 import Compose
 import Controls
 import Frames
+import Import
 import KernelIO
 import Matte
 import Pipeline
