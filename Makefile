@@ -9,7 +9,7 @@ SWIFT_FLAGS := -c release -Xswiftc -enable-testing
 RELEASE := $(SWIFT) build $(SWIFT_FLAGS)
 BACKDROP := .build/release/backdrop
 
-.PHONY: demo test deps build unit cli-test devices-test vboard-x86_64
+.PHONY: demo test deps build unit cli-test devices-test vboard-x86_64 bench-libyuv
 deps:
 	@bash scripts/deps.sh
 
@@ -28,6 +28,11 @@ unit: deps
 # Command-level behaviour of the real executable: exit codes and messages for bad input.
 cli-test: build
 	bash tests/cli.sh $(BACKDROP)
+
+# The compose stage against a libyuv chain doing the same work, measured in one invocation
+# (bench/compare-libyuv.sh; installs libyuv-dev, a bench-only dependency, when missing).
+bench-libyuv: build
+	bash bench/compare-libyuv.sh $(BACKDROP) $(or $(FRAMES),60)
 
 # The device adapters against real kernel drivers on the virtual board (x86_64 guest running the
 # host-built debug test bundle: its fault injection exists in debug builds only), and the shim

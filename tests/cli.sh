@@ -162,11 +162,12 @@ fi
 # The bench's JSON: every case a box runs is present with the fields other tools read; timings
 # are printed, never asserted.
 "$backdrop" bench --frames 1 --json > "$work/bench.json" 2>&1
-expect "bench json: each case present with the contract fields" 0 "^ok 10$" -- python3 -c '
+expect "bench json: each case present with the contract fields" 0 "^ok 13$" -- python3 -c '
 import json, sys
 lines = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 want = {(c, "1920x1080", m) for c in ("640x480", "848x480", "1280x720", "1920x1080") for m in ("frame", "layer")}
 want |= {("1280x720", "1280x720", m) for m in ("frame", "layer")}
+want |= {(c, "1920x1080", "scaled-layer") for c in ("640x480", "848x480", "1280x720")}
 got = {(l["camera"], l["size"], l["mode"]) for l in lines}
 assert got == want and len(lines) == len(want), sorted(got ^ want)
 for l in lines:

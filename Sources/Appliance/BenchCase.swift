@@ -16,9 +16,25 @@ struct BenchCase {
         /// The camera layer only (premultiplied ARGB8888) for a display plane over the backdrop
         /// plane; the display does the blend, so the backdrop is not read.
         case layer
+        /// The camera layer at the camera's size for a display plane that scales it too: compose
+        /// follows the camera's pixels, not the TV's.
+        case scaledLayer
 
-        var name: String { self == .frame ? "frame" : "layer" }
-        var label: String { self == .frame ? "CPU blend" : "overlay layer" }
+        var name: String {
+            switch self {
+            case .frame: return "frame"
+            case .layer: return "layer"
+            case .scaledLayer: return "scaled-layer"
+            }
+        }
+
+        var label: String {
+            switch self {
+            case .frame: return "CPU blend"
+            case .layer: return "overlay layer"
+            case .scaledLayer: return "display-scaled layer"
+            }
+        }
     }
 
     let camera: FrameSize
@@ -42,7 +58,8 @@ struct BenchCase {
     var colourBytes: Int { camera.pixelCount * Self.colourBytesPerPixel }
     var depthBytes: Int { depth.pixelCount * Self.depthBytesPerPixel }
     var backdropBytes: Int { mode == .frame ? output.pixelCount * Self.outputBytesPerPixel : 0 }
-    var outputBytes: Int { output.pixelCount * Self.outputBytesPerPixel }
+    /// The composed buffer: the camera's size when the display scales it.
+    var outputBytes: Int { (mode == .scaledLayer ? camera : output).pixelCount * Self.outputBytesPerPixel }
     var alphaBytes: Int { camera.pixelCount }
 
     /// Bytes the case must move per frame (read plus written).

@@ -39,10 +39,13 @@ enum BenchCommand {
     static func selectCases(_ options: CommandOptions) throws(CommandFailure) -> [BenchCase] {
         let modes: [BenchCase.Mode]
         switch options.value("--mode") {
-        case nil: modes = [.frame, .layer]
+        case nil: modes = [.frame, .layer, .scaledLayer]
         case "frame": modes = [.frame]
         case "layer": modes = [.layer]
-        case let other?: throw .invalidInput("--mode \(other): expected frame (the CPU blend) or layer (the overlay plane's camera layer)")
+        case "scaled-layer": modes = [.scaledLayer]
+        case let other?:
+            throw .invalidInput("--mode \(other): expected frame (the CPU blend), layer (the overlay plane's camera layer) "
+                                + "or scaled-layer (the camera-sized layer a scaling display plane takes)")
         }
         let size = try options.size("--size")
         let camera = try options.size("--camera")
@@ -59,7 +62,8 @@ enum BenchCommand {
         }
         var cases: [BenchCase] = []
         for pair in pairs {
-            for mode in modes {
+            // At equal sizes there is nothing for the display to scale.
+            for mode in modes where mode != .scaledLayer || pair.camera != pair.output {
                 cases.append(BenchCase(camera: pair.camera, depth: depth ?? pair.camera, output: pair.output, mode: mode))
             }
         }
@@ -86,7 +90,8 @@ enum BenchCommand {
         let color = PixelBuffer(format: .yuyv, size: benchCase.camera)
         let depth = PixelBuffer(format: .z16, size: benchCase.depth)
         let background = PixelBuffer(format: .xrgb8888, size: benchCase.output)
-        let output = PixelBuffer(format: benchCase.mode == .frame ? .xrgb8888 : .argb8888, size: benchCase.output)
+        let output = PixelBuffer(format: benchCase.mode == .frame ? .xrgb8888 : .argb8888,
+                                 size: benchCase.mode == .scaledLayer ? benchCase.camera : benchCase.output)
         scene.render(frame: 0, color: color.view, depth: depth.view, truth: nil)
         fillBackground(background.view)
         let assembly = PipelineAssembly(.init(), workersOverride: workers)
@@ -95,6 +100,7 @@ enum BenchCommand {
                                                    projection: nil)
         defer { processor.stop() }
         if benchCase.mode == .layer { processor.setOutputMode(.layer(premultiplied: true)) }
+        if benchCase.mode == .scaledLayer { processor.setOutputMode(.cameraLayer(premultiplied: true)) }
         var matteTimes: [UInt64] = []
         var composeTimes: [UInt64] = []
         var copyTimes: [UInt64] = []

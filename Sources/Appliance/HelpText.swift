@@ -77,19 +77,20 @@ enum HelpText {
     """
 
     static let bench = """
-    usage: backdrop bench [--size WxH] [--camera WxH] [--depth WxH] [--mode frame|layer] [--frames N] [--json]
+    usage: backdrop bench [--size WxH] [--camera WxH] [--depth WxH] [--mode frame|layer|scaled-layer] [--frames N] [--json]
            backdrop bench --backgrounds DIR [--size WxH]
 
     Measures each stage in ns per output pixel, with one worker and with all workers, for the
     cases a box runs: cameras 640x480, 848x480 and 1280x720 under a 1920x1080 output, and
     1920x1080 and 1280x720 at equal sizes; each as the CPU blend (frame) and as the overlay
-    plane's camera layer (layer). Beside each, memcpy moving the bytes that case must move
+    plane's camera layer (layer), and a camera smaller than the output as the camera-sized layer
+    a scaling display plane takes (scaled-layer; ns per output pixel all the same). Beside each, memcpy moving the bytes that case must move
     (colour and depth read, backdrop read, output written), timed in the same run, and the ratio.
     --json prints one object per case.
       --size WxH  the output size: the box cameras under it and the camera at its size
       --camera WxH  one camera size (output --size, default 1920x1080)
       --depth WxH  depth camera size (default: the camera's), e.g. 848x480
-      --mode M  only frame or only layer
+      --mode M  only frame, only layer or only scaled-layer
       --frames N  frames per measurement (1...10000, default 60)
       --backgrounds DIR  instead: switch twice round DIR's backdrops at --size (default 1920x1080)
                   and report the time until each is shown and the decode of the next that follows

@@ -16,6 +16,10 @@ public struct CameraMapping: Equatable {
     public let sourceRow: [Int32]
     public let activeColumns: Range<Int>
     public let activeRows: Range<Int>
+    /// The camera's window drawn over `activeColumns` x `activeRows` (fill crops it): with the
+    /// active rectangle, what a display plane must be told to scale the camera the same way.
+    public let sourceColumns: Range<Int>
+    public let sourceRows: Range<Int>
     /// True when output column x reads camera column x everywhere (the fast path).
     public let columnsAreIdentity: Bool
 
@@ -49,6 +53,8 @@ public struct CameraMapping: Equatable {
         sourceRow = Self.axis(outputCount: output.height, target: targetY, targetCount: targetHeight,
                               source: sourceY, sourceCount: sourceHeight)
         activeColumns = targetX..<(targetX + targetWidth)
+        sourceColumns = sourceX..<(sourceX + sourceWidth)
+        sourceRows = sourceY..<(sourceY + sourceHeight)
         activeRows = targetY..<(targetY + targetHeight)
         var identity = activeColumns == 0..<output.width
         for x in 0..<output.width where sourceColumn[x] != Int32(x) { identity = false }

@@ -13,6 +13,9 @@ public final class FrameProcessor {
         case frame
         /// An ARGB8888 camera layer with the matte as alpha, colour multiplied by alpha or not.
         case layer(premultiplied: Bool)
+        /// The same layer at the camera's size, for a display plane that scales it (the output
+        /// buffers are `colorSize`; the message is drawn at that size and scaled with it).
+        case cameraLayer(premultiplied: Bool)
     }
 
     public let colorFormat: PixelFormat
@@ -33,6 +36,10 @@ public final class FrameProcessor {
     /// (the slot's contract: one reader, at the frame boundary, then every band reads the view).
     public let messages = MessageSlot()
     private let messageLayer: MessageLayer
+    /// `.cameraLayer` only, made by `setOutputMode` (start-up): the identity mapping's compositor
+    /// (conversion and alpha, no gather) and the message layout at the camera's size.
+    private var cameraLayerCompositor: Compositor? = nil
+    private var cameraMessageLayer: MessageLayer? = nil
     private var message = MessageView(style: .caption, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
 
     // The frame being composed, set before the bands start and read by every band.
@@ -69,7 +76,23 @@ public final class FrameProcessor {
     public var subjectDistanceMM: Int? { matte.subjectDistanceMM }
 
     /// What compose writes. Call before the first frame (before the compute thread starts).
-    public func setOutputMode(_ mode: OutputMode) { outputMode = mode }
+    public func setOutputMode(_ mode: OutputMode) {
+        outputMode = mode
+        if case .cameraLayer = mode, cameraLayerCompositor == nil {
+            cameraLayerCompositor = Compositor(cameraFormat: colorFormat, cameraSize: colorSize, outputSize: colorSize,
+                                               fit: .stretch)
+            cameraMessageLayer = MessageLayer(outputSize: colorSize)
+        }
+    }
+
+    /// The size of what `compose` writes: the camera's in `.cameraLayer`, else the output's.
+    public var composedSize: FrameSize {
+        if case .cameraLayer = outputMode { return colorSize }
+        return outputSize
+    }
+
+    /// How the compositor maps the camera onto the output (for a display plane's rectangles).
+    public var mapping: CameraMapping { compositor.mapping }
 
     /// Takes a new generation's settings (compute thread, between frames).
     public func apply(_ generation: FrameGeneration) {
@@ -95,20 +118,30 @@ public final class FrameProcessor {
     }
 
     private func composeBand(_ band: Int) {
-        let rows = bands.rows(ofBand: band, total: outputSize.height)
-        if showMatte {
-            compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows)
-        } else {
-            switch outputMode {
-            case .frame:
+        switch outputMode {
+        case .frame:
+            let rows = bands.rows(ofBand: band, total: outputSize.height)
+            if showMatte { compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows) } else {
                 compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows,
                                    scratch: scratch[band])
-            case .layer(let premultiplied):
+            }
+            messageLayer.draw(message, into: output, rows: rows)
+        case .layer(let premultiplied):
+            let rows = bands.rows(ofBand: band, total: outputSize.height)
+            if showMatte { compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows) } else {
                 compositor.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied,
                                       scratch: scratch[band])
             }
+            messageLayer.draw(message, into: output, rows: rows)
+        case .cameraLayer(let premultiplied):
+            // setOutputMode made both; the camera's rows, at the camera's size.
+            guard let layer = cameraLayerCompositor, let messages = cameraMessageLayer else { return }
+            let rows = bands.rows(ofBand: band, total: colorSize.height)
+            if showMatte { layer.composeMatteView(alpha: alpha.view, into: output, rows: rows) } else {
+                layer.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied)
+            }
+            messages.draw(message, into: output, rows: rows)
         }
-        messageLayer.draw(message, into: output, rows: rows)
     }
 
     public func stop() { bands.stop() }

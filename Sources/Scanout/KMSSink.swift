@@ -9,7 +9,9 @@ import KernelIO
 ///
 /// Blend: in `.cpu` the slots are XRGB8888 frames on the primary plane. In `.plane` the backdrop
 /// (`backdropView`) sits on the primary plane, written once, and the slots are ARGB8888 camera
-/// layers on an overlay plane, written premultiplied when `blend` says so.
+/// layers on an overlay plane, written premultiplied when `blend` says so: at the output size, or
+/// (`scaledLayer`, when the options ask for one and TEST_ONLY accepts it) at the camera's size,
+/// scaled by the display. `planReason` says which configuration runs and why (`LayerPlan`).
 ///
 /// Threading: every call comes from one thread, the I/O thread. `submit` commits the flip without
 /// waiting; the flip's event arrives on the card's fd (`withCompletionDescriptor`, in the I/O
@@ -32,6 +34,11 @@ public final class KMSSink: FrameSink {
     public var simulatesUnplug = false
     /// Times the display was set up again after being re-plugged.
     public private(set) var modesets = 0
+    /// The camera-sized layer the display scales, when that configuration runs; `outputView` is
+    /// then `scaledLayer.size`.
+    public let scaledLayer: ScaledLayer?
+    /// Which configuration runs and why the better ones do not, for the start-up line.
+    public let planReason: String
     /// Why the last attempt to set the display up again failed (nil once one succeeds); the
     /// caller says it once.
     public private(set) var modesetFailure: ScanoutError? = nil
@@ -76,36 +83,48 @@ public final class KMSSink: FrameSink {
            overlay.enumValue("pixel blend mode", "Pre-multiplied") == nil {
             premultiplied = false
         }
-        // Try the overlay configuration first; `auto` falls back to the CPU when it is refused.
-        var chosen: (slots: [DumbBuffer], backdrop: DumbBuffer?, plane: Bool)? = nil
-        var lastError = ScanoutError.unsupported("no configuration accepted")
-        for plane in usePlane ? [true, false] : [false] {
+        // The best configuration the driver accepts (TEST_ONLY), each tried with its own buffers.
+        var why = ""
+        if options.blend == .cpu { why = "[output] blend = cpu" }
+        else if output.overlayPlaneID == nil { why = "no overlay plane with alpha on \(output.connectorName)" }
+        else if options.scaledLayer == nil { why = "no camera-sized layer asked for" }
+        var chosen: (slots: [DumbBuffer], backdrop: DumbBuffer?)? = nil
+        let request = self.request
+        let decision = LayerPlan.choose(LayerPlan.candidates(blend: options.blend, overlay: usePlane, scaled: options.scaledLayer),
+                                        why: why) { plan -> ScanoutError? in
             do throws(ScanoutError) {
+                let plane = plan != .cpu
+                var layer: ScaledLayer? = nil
+                if case .scaledPlane(let scaled) = plan { layer = scaled }
                 var buffers: [DumbBuffer] = []
                 for _ in 0..<options.slotCount {
-                    buffers.append(try DumbBuffer(card: card, format: plane ? .argb8888 : .xrgb8888, size: size))
+                    buffers.append(try DumbBuffer(card: card, format: plane ? .argb8888 : .xrgb8888, size: layer?.size ?? size))
                 }
                 let back = plane ? try DumbBuffer(card: card, format: .xrgb8888, size: size) : nil
                 try Self.testModeset(card: card, output: output, request: request, slots: buffers, backdrop: back,
-                                     plane: plane, premultiplied: premultiplied,
+                                     plane: plane, layer: layer, premultiplied: premultiplied,
                                      writeback: options.writeback && output.writeback != nil)
-                chosen = (buffers, back, plane)
-                break
+                chosen = (buffers, back)
+                return nil
             } catch {
-                lastError = error
-                if options.blend == .plane { break }
+                return error
             }
         }
-        guard let chosen else { throw lastError }
+        guard let plan = decision.plan, let chosen else {
+            throw decision.refusal ?? .unsupported("no configuration accepted: \(decision.reason)")
+        }
+        if case .scaledPlane(let scaled) = plan { scaledLayer = scaled } else { scaledLayer = nil }
+        planReason = decision.reason
         // Raw allocations last, so a throwing init above leaks nothing.
         flipEvents = .allocate(capacity: 8)
         fence = .allocate(capacity: 1)
         fence.pointee = -1
         slots = chosen.slots
         backdrop = chosen.backdrop
-        blend = chosen.plane ? .plane(premultiplied: premultiplied) : .cpu
-        layerPlaneID = chosen.plane ? output.overlayPlaneID! : output.primaryPlaneID
-        layerFramebufferProperty = (chosen.plane ? output.overlay! : output.primary).id("FB_ID") ?? 0
+        let plane = plan != .cpu
+        blend = plane ? .plane(premultiplied: premultiplied) : .cpu
+        layerPlaneID = plane ? output.overlayPlaneID! : output.primaryPlaneID
+        layerFramebufferProperty = (plane ? output.overlay! : output.primary).id("FB_ID") ?? 0
         try modeset(showing: slots.count - 1)
     }
 
@@ -143,6 +162,7 @@ public final class KMSSink: FrameSink {
     public var summary: String {
         var text = "display: \(card.driver) \(card.path), \(output.connectorName) \(output.mode.description)"
         text += ", blend \(blend.description)"
+        if let scaledLayer { text += ", display-scaled \(scaledLayer.description)" }
         if let overlay = output.overlayPlaneID, backdrop != nil {
             text += " (backdrop on plane \(output.primaryPlaneID), camera layer on plane \(overlay))"
         }
@@ -329,7 +349,8 @@ public final class KMSSink: FrameSink {
         }
         generation += 1
         Self.fillModeset(request: request, output: output, modeBlob: modeBlob, slots: slots, shown: shown,
-                         backdrop: backdrop, plane: backdrop != nil, premultiplied: blend != .plane(premultiplied: false),
+                         backdrop: backdrop, plane: backdrop != nil, layer: scaledLayer,
+                         premultiplied: blend != .plane(premultiplied: false),
                          writeback: writebackBuffer != nil)
         let modesetFlags = UInt32(BK_DRM_MODE_ATOMIC_ALLOW_MODESET)
         if let failure = request.commit(fd: card.fd, flags: modesetFlags | UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)) {
@@ -350,7 +371,7 @@ public final class KMSSink: FrameSink {
     }
 
     private static func testModeset(card: KMSCard, output: KMSOutput, request: AtomicRequest, slots: [DumbBuffer],
-                                    backdrop: DumbBuffer?, plane: Bool, premultiplied: Bool,
+                                    backdrop: DumbBuffer?, plane: Bool, layer: ScaledLayer?, premultiplied: Bool,
                                     writeback: Bool) throws(ScanoutError) {
         var blob: UInt32 = 0
         var info = output.mode.info
@@ -359,16 +380,18 @@ public final class KMSSink: FrameSink {
         }
         defer { _ = drmModeDestroyPropertyBlob(card.fd, blob) }
         fillModeset(request: request, output: output, modeBlob: blob, slots: slots, shown: slots.count - 1, backdrop: backdrop,
-                    plane: plane, premultiplied: premultiplied, writeback: writeback)
+                    plane: plane, layer: layer, premultiplied: premultiplied, writeback: writeback)
         let flags = UInt32(BK_DRM_MODE_ATOMIC_ALLOW_MODESET) | UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)
         if let failure = request.commit(fd: card.fd, flags: flags) {
-            let what = plane ? "the overlay-plane configuration" : "the mode \(output.mode.description)"
+            let what = layer != nil ? "the scaled overlay-plane configuration"
+                : plane ? "the overlay-plane configuration" : "the mode \(output.mode.description)"
             throw .commitRejected(request.missing ?? what, failure)
         }
     }
 
     private static func fillModeset(request: AtomicRequest, output: KMSOutput, modeBlob: UInt32, slots: [DumbBuffer],
-                                    shown shownIndex: Int, backdrop: DumbBuffer?, plane: Bool, premultiplied: Bool, writeback: Bool) {
+                                    shown shownIndex: Int, backdrop: DumbBuffer?, plane: Bool, layer: ScaledLayer?,
+                                    premultiplied: Bool, writeback: Bool) {
         let size = output.mode.size
         let crtc = UInt64(output.crtcID)
         request.reset()
@@ -376,9 +399,12 @@ public final class KMSSink: FrameSink {
         request.add(output.crtc, "MODE_ID", UInt64(modeBlob))
         request.add(output.crtc, "ACTIVE", 1)
         let shown = slots[shownIndex]
-        place(request, output.primary, framebuffer: plane ? backdrop!.framebufferID : shown.framebufferID, crtc: crtc, size: size)
+        let whole = PlaneRect(x: 0, y: 0, width: size.width, height: size.height)
+        place(request, output.primary, framebuffer: plane ? backdrop!.framebufferID : shown.framebufferID, crtc: crtc,
+              source: whole, target: whole)
         if plane, let overlay = output.overlay {
-            place(request, overlay, framebuffer: shown.framebufferID, crtc: crtc, size: size)
+            place(request, overlay, framebuffer: shown.framebufferID, crtc: crtc,
+                  source: layer?.source ?? whole, target: layer?.target ?? whole)
             if overlay.id("pixel blend mode") != nil && !overlay.isImmutable("pixel blend mode"),
                let mode = overlay.enumValue("pixel blend mode", premultiplied ? "Pre-multiplied" : "Coverage") {
                 request.add(overlay, "pixel blend mode", mode)
@@ -396,19 +422,18 @@ public final class KMSSink: FrameSink {
     }
 
     private static func place(_ request: AtomicRequest, _ plane: KMSProperties, framebuffer: UInt32, crtc: UInt64,
-                              size: FrameSize) {
-        let width = UInt64(size.width)
-        let height = UInt64(size.height)
+                              source: PlaneRect, target: PlaneRect) {
         request.add(plane, "FB_ID", UInt64(framebuffer))
         request.add(plane, "CRTC_ID", crtc)
-        // Source rectangle in 16.16 fixed point, destination in pixels.
-        request.add(plane, "SRC_X", 0)
-        request.add(plane, "SRC_Y", 0)
-        request.add(plane, "SRC_W", width << 16)
-        request.add(plane, "SRC_H", height << 16)
-        request.add(plane, "CRTC_X", 0)
-        request.add(plane, "CRTC_Y", 0)
-        request.add(plane, "CRTC_W", width)
-        request.add(plane, "CRTC_H", height)
+        // Source rectangle in 16.16 fixed point, destination in pixels; a driver that cannot
+        // scale refuses them differing in size.
+        request.add(plane, "SRC_X", UInt64(source.x) << 16)
+        request.add(plane, "SRC_Y", UInt64(source.y) << 16)
+        request.add(plane, "SRC_W", UInt64(source.width) << 16)
+        request.add(plane, "SRC_H", UInt64(source.height) << 16)
+        request.add(plane, "CRTC_X", UInt64(target.x))
+        request.add(plane, "CRTC_Y", UInt64(target.y))
+        request.add(plane, "CRTC_W", UInt64(target.width))
+        request.add(plane, "CRTC_H", UInt64(target.height))
     }
 }

@@ -19,13 +19,17 @@ public struct KMSSinkOptions: Equatable, Sendable {
     public var writeback: Bool = false
     /// Scanout buffers for the camera layer (or whole frame): 2 or 3.
     public var slotCount: Int = 3
+    /// A camera-sized layer for the display to scale, tried first when blend is not `.cpu`
+    /// (see `LayerPlan`); nil asks only for output-sized layers.
+    public var scaledLayer: ScaledLayer? = nil
 
     public init(card: String? = nil, mode: FrameSize? = nil, blend: BlendRequest = .auto,
-                writeback: Bool = false, slotCount: Int = 3) {
+                writeback: Bool = false, slotCount: Int = 3, scaledLayer: ScaledLayer? = nil) {
         self.card = card
         self.mode = mode
         self.blend = blend
         self.writeback = writeback
         self.slotCount = slotCount
+        self.scaledLayer = scaledLayer
     }
 }
