@@ -8,7 +8,9 @@ import KernelIO
 /// that follows, with the decoded memory held.
 enum BackdropSwitchBench {
     static func run(directory: String, size: FrameSize) throws(CommandFailure) -> String {
-        let (library, warnings) = BackgroundLibrary.load(directory: directory, outputSize: size, fit: .fill)
+        let (library, warnings) = try FrameMemory.allocating("the backdrops at \(size.description)") { () throws(SystemError) in
+            try BackgroundLibrary.load(directory: directory, outputSize: size, fit: .fill)
+        }
         guard !library.usesBuiltInDefault else {
             throw .invalidInput("\(directory): no usable backdrop to switch between (\(warnings.count) problem(s))")
         }

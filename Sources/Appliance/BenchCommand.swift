@@ -87,11 +87,11 @@ enum BenchCommand {
     /// scene.
     static func measure(_ benchCase: BenchCase, frames: Int, workers: Int) throws(CommandFailure) -> StageFigures {
         let scene = SyntheticScene(seed: 7, colourSize: benchCase.camera, depthSize: benchCase.depth)
-        let color = PixelBuffer(format: .yuyv, size: benchCase.camera)
-        let depth = PixelBuffer(format: .z16, size: benchCase.depth)
-        let background = PixelBuffer(format: .xrgb8888, size: benchCase.output)
-        let output = PixelBuffer(format: benchCase.mode == .frame ? .xrgb8888 : .argb8888,
-                                 size: benchCase.mode == .scaledLayer ? benchCase.camera : benchCase.output)
+        let color = try FrameMemory.buffer(.yuyv, benchCase.camera)
+        let depth = try FrameMemory.buffer(.z16, benchCase.depth)
+        let background = try FrameMemory.buffer(.xrgb8888, benchCase.output)
+        let output = try FrameMemory.buffer(benchCase.mode == .frame ? .xrgb8888 : .argb8888,
+                                            benchCase.mode == .scaledLayer ? benchCase.camera : benchCase.output)
         scene.render(frame: 0, color: color.view, depth: depth.view, truth: nil)
         fillBackground(background.view)
         let assembly = PipelineAssembly(.init(), workersOverride: workers)

@@ -1,4 +1,5 @@
 import Backgrounds
+import Frames
 import KernelIO
 import Settings
 
@@ -10,8 +11,10 @@ enum CheckConfigCommand {
         let settings = try ConfigFile.load(path)
         var summary = "\(path): ok"
         if let directory = options.value("--backgrounds") {
-            let report = BackgroundLibrary.loadReporting(directory: directory, outputSize: settings.output.size,
-                                                         fit: settings.background.fit)
+            let report = try FrameMemory.allocating("the backdrops at \(settings.output.size.description)") { () throws(SystemError) in
+                try BackgroundLibrary.loadReporting(directory: directory, outputSize: settings.output.size,
+                                                    fit: settings.background.fit)
+            }
             if !report.skipped.isEmpty || !report.notices.isEmpty {
                 var lines: [String] = []
                 if !report.skipped.isEmpty {

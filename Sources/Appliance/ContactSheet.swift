@@ -1,6 +1,7 @@
 import Backgrounds
 import Frames
 import ImageCodec
+import KernelIO
 import Pipeline
 import Scenes
 
@@ -30,19 +31,19 @@ struct ContactSheet {
                outputSize: FrameSize) throws(ImageError) {
         let thumbnail = FrameSize(width: Self.thumbnailWidth,
                                   height: max(1, Self.thumbnailWidth * outputSize.height / max(1, outputSize.width)))
-        let sheet = PixelBuffer(format: .xrgb8888, size: FrameSize(width: thumbnail.width * 2 * Self.columnsOfPairs,
-                                                                   height: thumbnail.height * Self.rows))
+        let sheetSize = FrameSize(width: thumbnail.width * 2 * Self.columnsOfPairs, height: thumbnail.height * Self.rows)
+        let sheet = try Self.buffer(.xrgb8888, sheetSize, path)
         clear(sheet.view)
-        let color = PixelBuffer(format: .yuyv, size: scene.colourSize)
-        let depth = PixelBuffer(format: .z16, size: scene.depthSize)
-        let composite = PixelBuffer(format: .xrgb8888, size: outputSize)
-        let rgbOutput = PixelBuffer(format: .rgb24, size: outputSize)
-        let rgbMatte = PixelBuffer(format: .rgb24, size: processor.alphaView.size)
-        let small = PixelBuffer(format: .xrgb8888, size: thumbnail)
+        let color = try Self.buffer(.yuyv, scene.colourSize, path)
+        let depth = try Self.buffer(.z16, scene.depthSize, path)
+        let composite = try Self.buffer(.xrgb8888, outputSize, path)
+        let rgbOutput = try Self.buffer(.rgb24, outputSize, path)
+        let rgbMatte = try Self.buffer(.rgb24, processor.alphaView.size, path)
+        let small = try Self.buffer(.xrgb8888, thumbnail, path)
         for (place, frame) in frameIndices.enumerated() {
             scene.render(frame: frame, color: color.view, depth: depth.view, truth: nil)
             processor.buildMatte(depth: depth.view, unitMM: 1, colour: color.view)
-            processor.compose(camera: color.view, background: backdrops.view(at: place % backdrops.count),
+            processor.compose(camera: color.view, background: try Self.backdrop(backdrops, place % backdrops.count, path),
                               into: composite.view)
             let x = (place % Self.columnsOfPairs) * 2 * thumbnail.width
             let y = (place / Self.columnsOfPairs) * thumbnail.height
@@ -88,6 +89,19 @@ struct ContactSheet {
     private static func paste(_ source: ImageView, into target: ImageView, x: Int, y: Int) {
         for row in 0..<source.size.height {
             (target.row(y + row) + 4 * x).copyMemory(from: source.row(row), byteCount: 4 * source.size.width)
+        }
+    }
+
+    /// The sheet's working frames; a refusal is the sheet's error, with its size.
+    private static func buffer(_ format: PixelFormat, _ size: FrameSize, _ path: String) throws(ImageError) -> PixelBuffer {
+        do throws(SystemError) { return try PixelBuffer(allocating: format, size: size) } catch {
+            throw .outOfMemory(path: path, width: size.width, height: size.height)
+        }
+    }
+
+    private static func backdrop(_ backdrops: BackgroundLibrary, _ index: Int, _ path: String) throws(ImageError) -> ImageView {
+        do throws(SystemError) { return try backdrops.view(at: index) } catch {
+            throw .outOfMemory(path: path, width: backdrops.outputSize.width, height: backdrops.outputSize.height)
         }
     }
 }

@@ -21,9 +21,11 @@ enum DemoCommand {
         // the output as [background] fit says, as it would a real camera's image.
         let cameraSize = settings.camera.size
 
-        let backdrops = demoBackdrops(settings: settings, outputSize: outputSize)
-        let feed = SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: cameraSize, depthSize: cameraSize,
-                                 frameLimit: frames, paced: false)
+        let backdrops = try demoBackdrops(settings: settings, outputSize: outputSize)
+        let feed = try FrameMemory.allocating("the \(cameraSize.description) synthetic camera's frames") { () throws(SystemError) in
+            try SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: cameraSize, depthSize: cameraSize,
+                                frameLimit: frames, paced: false)
+        }
         let assembly = PipelineAssembly(settings.pipeline)
         let processor = try assembly.makeProcessor(colorFormat: .yuyv, colorSize: cameraSize, depthSize: cameraSize,
                                                    outputSize: outputSize, fit: settings.background.fit,
@@ -38,13 +40,16 @@ enum DemoCommand {
             do throws(SystemError) {
                 sink = try Y4MFileSink(path: outPath, outputSize: outputSize, frameRate: feed.frameRate)
             } catch {
+                if error.errno == .outOfMemory { throw .runtime("not enough memory for the \(outputSize.description) output frames: \(error.message)") }
                 throw .invalidInput("cannot write \(outPath): \(error.errno.description); check that its folder exists")
             }
             try OfflineRun.run(feed: feed, sink: sink, processor: processor, assembly: assembly,
                                backdrops: backdrops, frames: frames, settings: settings)
         } else {
             try OutputDirectory.create(outPath)
-            let sink = PNGSequenceSink(directory: outPath, outputSize: outputSize)
+            let sink = try FrameMemory.allocating("the \(outputSize.description) output frames") { () throws(SystemError) in
+                try PNGSequenceSink(directory: outPath, outputSize: outputSize)
+            }
             try OfflineRun.run(feed: feed, sink: sink, processor: processor, assembly: assembly,
                                backdrops: backdrops, frames: frames, settings: settings)
         }
@@ -68,15 +73,20 @@ enum DemoCommand {
 
     /// The configured folder's images when it has any; else the project's generated set, so the
     /// first look shows a scene rather than the built-in gradient.
-    static func demoBackdrops(settings: Settings, outputSize: FrameSize) -> BackgroundLibrary {
-        let (library, warnings) = BackgroundLibrary.load(directory: settings.background.directory,
-                                                         outputSize: outputSize, fit: settings.background.fit)
+    static func demoBackdrops(settings: Settings, outputSize: FrameSize) throws(CommandFailure) -> BackgroundLibrary {
+        let what = "the backdrops at \(outputSize.description)"
+        let (library, warnings) = try FrameMemory.allocating(what) { () throws(SystemError) in
+            try BackgroundLibrary.load(directory: settings.background.directory, outputSize: outputSize,
+                                       fit: settings.background.fit)
+        }
         guard library.usesBuiltInDefault else {
             for warning in warnings { Log.warning(warning) }
             return library
         }
         Log.info("backgrounds: no images in \(settings.background.directory); "
                  + "showing the \(GeneratedBackdrop.all.count) generated backdrops")
-        return BackgroundLibrary.generated(outputSize: outputSize, fit: settings.background.fit)
+        return try FrameMemory.allocating(what) { () throws(SystemError) in
+            try BackgroundLibrary.generated(outputSize: outputSize, fit: settings.background.fit)
+        }
     }
 }

@@ -38,7 +38,7 @@ enum DeviceRun {
         Log.info(sink.summary)
         // Backdrops are prescaled once to the mode the display granted.
         let backdrops = initialBackdrops.outputSize == sink.outputSize ? initialBackdrops
-            : BackdropChoice.library(settings: settings, outputSize: sink.outputSize)
+            : try BackdropChoice.library(settings: settings, outputSize: sink.outputSize)
         let layer: Bool
         if case .plane = sink.blend { layer = true } else { layer = false }
         if layer { NoticeScreen.copy(backdrops.current, into: sink.backdropView) }

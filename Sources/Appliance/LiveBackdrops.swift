@@ -63,13 +63,17 @@ final class LiveBackdrops {
         if let retired, runner.pairsHandedOff >= retired.untilHandedOff { self.retired = nil }
         guard retired == nil, let rescanner, let loaded = rescanner.take(ready) else { return nil }
         for line in loaded.skipped + loaded.notices { Log.warning(line) }
-        if loaded.library.usesBuiltInDefault && !library.usesBuiltInDefault {
+        guard let rescanned = loaded.library else {
+            Log.warning("backdrop rescan failed; keeping the \(library.count) backdrop(s) shown")
+            return "BACKDROPS NOT RESCANNED: KEPT THE LAST SET"
+        }
+        if rescanned.usesBuiltInDefault && !library.usesBuiltInDefault {
             Log.warning("backdrop rescan found no usable image; keeping the \(library.count) backdrop(s) shown")
             return "NO USABLE BACKDROP FOUND: KEPT THE LAST SET"
         }
         retired = (library, runner.pairsHandedOff + 1)
         let shownName = library.currentName
-        library = loaded.library
+        library = rescanned
         // The backdrop shown stays shown when the new set still has it (a rescan of the same folder).
         for index in 0..<library.count where library.name(at: index) == shownName {
             _ = library.select(index)

@@ -30,8 +30,8 @@ enum LiveRecording {
         let settings = RecordCommand.recordingSettings(
             registered: camera.registered, intrinsics: camera.depthIntrinsics, unitMM: source.depthUnitMM,
             frameRate: source.frameRate)
-        let colour = PixelBuffer(format: .rgb24, size: source.colorSize)
-        let depth = PixelBuffer(format: .z16, size: source.depthSize)
+        let colour = try FrameMemory.buffer(.rgb24, source.colorSize)
+        let depth = try FrameMemory.buffer(.z16, source.depthSize)
         var written = 0
         var failure: String? = nil
         do throws(RecordingError) {

@@ -12,7 +12,7 @@ enum MakeBackdropsCommand {
         let size = try options.size("--size") ?? FrameSize(width: 1920, height: 1080)
         try OutputDirectory.create(directory)
         for backdrop in GeneratedBackdrop.all {
-            let buffer = PixelBuffer(format: .xrgb8888, size: size)
+            let buffer = try FrameMemory.buffer(.xrgb8888, size)
             backdrop.draw(into: buffer.view)
             let path = directory + "/" + backdrop.name + ".png"
             do throws(ImageError) {

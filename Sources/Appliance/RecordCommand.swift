@@ -87,9 +87,9 @@ enum RecordCommand {
     static func write(frames: Int, out: String, colourSize: FrameSize, depthSize: FrameSize, truth: Bool = true,
                       settings: RecordingSettings,
                       fill: (Int, ImageView, ImageView, ImageView?) -> Void) throws(CommandFailure) {
-        let colour = PixelBuffer(format: .rgb24, size: colourSize)
-        let depth = PixelBuffer(format: .z16, size: depthSize)
-        let mask = PixelBuffer(format: .alpha8, size: colourSize)
+        let colour = try FrameMemory.buffer(.rgb24, colourSize)
+        let depth = try FrameMemory.buffer(.z16, depthSize)
+        let mask = try FrameMemory.buffer(.alpha8, colourSize)
         do throws(RecordingError) {
             var writer = try RecordingWriter(path: out, settings: settings, withTruth: truth)
             for frame in 0..<frames {

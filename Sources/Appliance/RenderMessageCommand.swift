@@ -14,7 +14,7 @@ enum RenderMessageCommand {
         let size = try options.size("--size") ?? FrameSize(width: 1920, height: 1080)
         let style: MessageStyle = options.has("--countdown") ? .countdown : .caption
         let layer = MessageLayer(outputSize: size)
-        let image = PixelBuffer(format: .xrgb8888, size: size)
+        let image = try FrameMemory.buffer(.xrgb8888, size)
         layer.render(text, style: style, into: image.view)
         do throws(ImageError) { try PNGEncoder.write(image.view, to: path) } catch {
             throw .runtime("cannot write \(path): \(error.message)")

@@ -26,14 +26,15 @@ enum RunCommand {
         }
         let signals = try openSignals()
         let assembly = PipelineAssembly(settings.pipeline)
-        let backdrops = BackdropChoice.library(settings: settings, outputSize: settings.output.size)
+        let backdrops = try BackdropChoice.library(settings: settings, outputSize: settings.output.size)
         Log.info("backdrops: \(backdrops.count) from \(settings.background.directory)")
 
         switch settings.camera.source {
         case .synthetic:
             let size = settings.camera.size
-            let feed = SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: size, depthSize: size,
-                                     frameLimit: nil, paced: true)
+            let feed = try FrameMemory.allocating("the \(size.description) synthetic camera's frames") { () throws(SystemError) in
+                try SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: true)
+            }
             let sink = try makeSink(settings: settings, frameRate: feed.frameRate)
             // The synthetic scene renders registered depth whatever the config says of the cameras.
             var synthetic = settings
@@ -44,7 +45,9 @@ enum RunCommand {
             guard let path = settings.camera.recording else { throw .invalidInput("[camera] recording is not set") }
             let recording: Recording
             do throws(RecordingError) { recording = try Recording.open(path) } catch { throw .invalidInput(error.message) }
-            let feed = RecordingSource(recording: recording, paced: true, loops: true)
+            let feed = try FrameMemory.allocating("the recording's \(recording.colorSize.description) frames") { () throws(SystemError) in
+                try RecordingSource(recording: recording, paced: true, loops: true)
+            }
             let sink = try makeSink(settings: settings, frameRate: feed.frameRate)
             var played = settings
             played.camera = DepthRegistration.camera(settings.camera, recordingRegistered: recording.registered,
@@ -71,7 +74,9 @@ enum RunCommand {
         let size = settings.output.size
         switch settings.output.sink {
         case .null:
-            return .null(NullSink(outputSize: size))
+            return .null(try FrameMemory.allocating("the \(size.description) output frames") { () throws(SystemError) in
+                try NullSink(outputSize: size)
+            })
         case .file:
             let path = settings.output.path ?? "out/run.y4m"
             if path.hasSuffix(".y4m") {
@@ -79,12 +84,15 @@ enum RunCommand {
                 do throws(SystemError) {
                     sink = try Y4MFileSink(path: path, outputSize: size, frameRate: frameRate)
                 } catch {
+                    if error.errno == .outOfMemory { throw .runtime("not enough memory for the \(size.description) output frames: \(error.message)") }
                     throw .invalidInput("cannot write \(path): \(error.errno.description)")
                 }
                 return .y4m(sink)
             } else {
                 try OutputDirectory.create(path)
-                return .png(PNGSequenceSink(directory: path, outputSize: size))
+                return .png(try FrameMemory.allocating("the \(size.description) output frames") { () throws(SystemError) in
+                    try PNGSequenceSink(directory: path, outputSize: size)
+                })
             }
         case .kms:
             throw .invalidInput("[output] sink = kms needs [camera] source = v4l2 in this build; use sink = file or null")

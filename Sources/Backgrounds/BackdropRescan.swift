@@ -38,7 +38,7 @@ public final class BackdropRescan: @unchecked Sendable {
     // The I/O thread's before `requested`, the worker's after.
     private var pending: Request? = nil
     // The worker's before `done`, the I/O thread's after.
-    private var loaded: (library: BackgroundLibrary, skipped: [String], notices: [String])? = nil
+    private var loaded: (library: BackgroundLibrary?, skipped: [String], notices: [String])? = nil
 
     private static let idle: UInt8 = 0, requested: UInt8 = 1, done: UInt8 = 2
 
@@ -64,7 +64,8 @@ public final class BackdropRescan: @unchecked Sendable {
     }
 
     /// The rescanned library with its warning lines (files skipped; the folder as a whole), once.
-    public func take(_ ready: UInt64) -> (library: BackgroundLibrary, skipped: [String], notices: [String])? {
+    /// The library is nil when its memory was not there (the notice says so): keep the set shown.
+    public func take(_ ready: UInt64) -> (library: BackgroundLibrary?, skipped: [String], notices: [String])? {
         if ready & token != 0 { wake.drain() }
         guard phase.load(ordering: .acquiring) == Self.done else { return nil }
         let result = loaded
@@ -86,8 +87,13 @@ public final class BackdropRescan: @unchecked Sendable {
             go.wait()
             if phase.load(ordering: .acquiring) == Self.requested, let request = pending {
                 pending = nil
-                loaded = BackgroundLibrary.loadReporting(directory: request.directory, outputSize: request.outputSize,
-                                                         fit: request.fit)
+                do throws(SystemError) {
+                    let report = try BackgroundLibrary.loadReporting(directory: request.directory, outputSize: request.outputSize,
+                                                                     fit: request.fit)
+                    loaded = (report.library, report.skipped, report.notices)
+                } catch {
+                    loaded = (nil, [], ["backgrounds: no memory for the rescanned backdrops (\(error.message))"])
+                }
                 phase.store(Self.done, ordering: .releasing)
                 wake.signal()
             }

@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// One output-sized XRGB8888 buffer that holds the decoded, prescaled backdrop `index` of the
 /// library (or nothing yet: -1). The library owns a fixed handful of these for its whole life and
@@ -7,8 +8,8 @@ final class BackdropSlot {
     var index = -1
     let buffer: PixelBuffer
 
-    init(outputSize: FrameSize) {
-        buffer = PixelBuffer(format: .xrgb8888, size: outputSize)
+    init(outputSize: FrameSize) throws(SystemError) {
+        buffer = try PixelBuffer(allocating: .xrgb8888, size: outputSize)
     }
 
     var view: ImageView { buffer.view }

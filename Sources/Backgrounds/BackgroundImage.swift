@@ -1,5 +1,6 @@
 import Frames
 import ImageCodec
+import KernelIO
 
 /// One backdrop, decoded and scaled to the output size, ready to be blended over.
 /// A class so the library can keep several in an array (PixelBuffer is move-only).
@@ -18,7 +19,12 @@ public final class BackgroundImage {
     /// Decodes `path` and scales it to `outputSize` with `fit`.
     public static func load(path: String, name: String, outputSize: FrameSize, fit: FitMode,
                             decoder: ImageDecoder) throws(ImageError) -> BackgroundImage {
-        let scaled = PixelBuffer(format: .xrgb8888, size: outputSize)
+        let scaled: PixelBuffer
+        do throws(SystemError) {
+            scaled = try PixelBuffer(allocating: .xrgb8888, size: outputSize)
+        } catch {
+            throw .outOfMemory(path: path, width: outputSize.width, height: outputSize.height)
+        }
         try decode(path: path, fit: fit, decoder: decoder, into: scaled.view)
         return BackgroundImage(name: name, buffer: scaled)
     }
@@ -40,12 +46,6 @@ public final class BackgroundImage {
 
     /// The backdrop shown when no image could be loaded: a dark blue vertical gradient, so the box
     /// still shows the person over something rather than a black screen.
-    public static func builtInGradient(outputSize: FrameSize) -> BackgroundImage {
-        let buffer = PixelBuffer(format: .xrgb8888, size: outputSize)
-        drawGradient(into: buffer.view)
-        return BackgroundImage(name: "built-in", buffer: buffer)
-    }
-
     static func drawGradient(into view: ImageView) {
         let height = max(1, view.size.height - 1)
         for y in 0..<view.size.height {

@@ -49,13 +49,17 @@ public final class BackgroundLibrary {
     private let decoder = ImageDecoder()
     private var problems: [String] = []
 
-    init(entries: [BackdropEntry], outputSize: FrameSize, fit: FitMode, usesBuiltInDefault: Bool) {
+    /// Throws when the slots' memory is not there (ENOMEM): the caller says so and keeps what it
+    /// had (a rescan keeps the set shown; a start-up fails with the message and status 1).
+    init(entries: [BackdropEntry], outputSize: FrameSize, fit: FitMode, usesBuiltInDefault: Bool) throws(SystemError) {
         precondition(!entries.isEmpty)
         self.entries = entries
         self.outputSize = outputSize
         self.fit = fit
         self.usesBuiltInDefault = usesBuiltInDefault
-        slots = (0..<min(entries.count, Self.residentSlots)).map { _ in BackdropSlot(outputSize: outputSize) }
+        var made: [BackdropSlot] = []
+        for _ in 0..<min(entries.count, Self.residentSlots) { made.append(try BackdropSlot(outputSize: outputSize)) }
+        slots = made
         show(0, after: 0)
     }
 
@@ -68,9 +72,11 @@ public final class BackgroundLibrary {
     public var residentBytes: Int { (slots.count + (inspection == nil ? 0 : 1)) * slots[0].buffer.byteCount }
 
     /// Image `index`, decoded for inspection (tests, tools) if it is not resident.
-    public func view(at index: Int) -> ImageView {
+    /// Throws when the inspection slot's memory is not there.
+    public func view(at index: Int) throws(SystemError) -> ImageView {
         if let slot = slots.first(where: { $0.index == index }) { return slot.view }
-        let slot = inspection ?? BackdropSlot(outputSize: outputSize)
+        let slot: BackdropSlot
+        if let inspection { slot = inspection } else { slot = try BackdropSlot(outputSize: outputSize) }
         inspection = slot
         fill(slot, with: index)
         return slot.view
@@ -144,14 +150,15 @@ public final class BackgroundLibrary {
     /// Checks every regular, non-hidden file in `directory` in byte order of the names by decoding
     /// it. Returns the library and one warning line per file skipped (and one if the default had
     /// to be used).
-    public static func load(directory: String, outputSize: FrameSize, fit: FitMode) -> (BackgroundLibrary, [String]) {
-        let report = loadReporting(directory: directory, outputSize: outputSize, fit: fit)
+    /// Throws only when the decoded slots' memory is not there.
+    public static func load(directory: String, outputSize: FrameSize, fit: FitMode) throws(SystemError) -> (BackgroundLibrary, [String]) {
+        let report = try loadReporting(directory: directory, outputSize: outputSize, fit: fit)
         return (report.library, report.skipped + report.notices)
     }
 
     /// `load`, with the lines kept apart: `skipped` has one line per file left out (a file each),
     /// `notices` the lines about the folder as a whole (unreadable, no usable image).
-    public static func loadReporting(directory: String, outputSize: FrameSize, fit: FitMode)
+    public static func loadReporting(directory: String, outputSize: FrameSize, fit: FitMode) throws(SystemError)
         -> (library: BackgroundLibrary, skipped: [String], notices: [String]) {
         var skipped: [String] = []
         var entries: [BackdropEntry] = []
@@ -178,22 +185,26 @@ public final class BackgroundLibrary {
         }
         if entries.isEmpty {
             notices.append("backgrounds: no usable image in \(directory); showing the built-in gradient")
-            return (builtIn(outputSize: outputSize, fit: fit), skipped, notices)
+            return (try builtIn(outputSize: outputSize, fit: fit), skipped, notices)
         }
-        return (BackgroundLibrary(entries: entries, outputSize: outputSize, fit: fit, usesBuiltInDefault: false), skipped, notices)
+        return (try BackgroundLibrary(entries: entries, outputSize: outputSize, fit: fit, usesBuiltInDefault: false), skipped, notices)
     }
 
     /// One image as a library of one (`backdrop render --background IMAGE`); errors are the caller's to report.
     public static func single(path: String, outputSize: FrameSize, fit: FitMode) throws(ImageError) -> BackgroundLibrary {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         _ = try BackgroundImage.check(path: path, covering: outputSize, decoder: ImageDecoder())
-        return BackgroundLibrary(entries: [BackdropEntry(name: name, origin: .file(path: path))], outputSize: outputSize,
-                                 fit: fit, usesBuiltInDefault: false)
+        do throws(SystemError) {
+            return try BackgroundLibrary(entries: [BackdropEntry(name: name, origin: .file(path: path))], outputSize: outputSize,
+                                         fit: fit, usesBuiltInDefault: false)
+        } catch {
+            throw .outOfMemory(path: path, width: outputSize.width, height: outputSize.height)
+        }
     }
 
     /// Only the built-in gradient (no background folder configured).
-    public static func builtIn(outputSize: FrameSize, fit: FitMode = .fill) -> BackgroundLibrary {
-        BackgroundLibrary(entries: [BackdropEntry(name: "built-in", origin: .builtIn)], outputSize: outputSize,
+    public static func builtIn(outputSize: FrameSize, fit: FitMode = .fill) throws(SystemError) -> BackgroundLibrary {
+        try BackgroundLibrary(entries: [BackdropEntry(name: "built-in", origin: .builtIn)], outputSize: outputSize,
                           fit: fit, usesBuiltInDefault: true)
     }
 

@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// Backdrops the project draws itself, so a fresh box and `backdrop demo` show real scenes rather
 /// than a flat gradient, and the repository carries no third-party pictures (no licence to track).
@@ -164,8 +165,8 @@ public enum GeneratedBackdrop: Equatable, Sendable {
 extension BackgroundLibrary {
     /// Every generated backdrop drawn at the output size: what `backdrop demo` shows when no
     /// backdrop folder has images.
-    public static func generated(outputSize: FrameSize, fit: FitMode = .fill) -> BackgroundLibrary {
+    public static func generated(outputSize: FrameSize, fit: FitMode = .fill) throws(SystemError) -> BackgroundLibrary {
         let entries = GeneratedBackdrop.all.map { BackdropEntry(name: $0.name, origin: .generated($0)) }
-        return BackgroundLibrary(entries: entries, outputSize: outputSize, fit: fit, usesBuiltInDefault: false)
+        return try BackgroundLibrary(entries: entries, outputSize: outputSize, fit: fit, usesBuiltInDefault: false)
     }
 }

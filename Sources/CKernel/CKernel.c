@@ -148,6 +148,7 @@ int bk_thread_start(uint64_t *handle, bk_thread_body body, void *context) {
 int bk_thread_join(uint64_t handle) { return pthread_join((pthread_t)handle, NULL); }
 
 void *bk_aligned_alloc(size_t alignment, size_t size) {
+    if (BK_SYSCALL(BK_CALL_ALLOC, -1, size, 0) != 0) return NULL;
     void *pointer = NULL;
     if (posix_memalign(&pointer, alignment, size) != 0) return NULL;
     return pointer;

@@ -20,9 +20,10 @@ public struct PixelBuffer: ~Copyable {
         self.storage = try AlignedBuffer(byteCount: format.byteCount(bytesPerRow: stride, height: size.height))
     }
 
-    /// For the fixed start-up buffers whose sizes the validated settings bound (frame slots,
-    /// planes) and for tests: the process cannot run without them, so exhaustion stops it with the
-    /// allocation's message. Sizes that come from file content go through `init(allocating:)`.
+    /// For tests only (SPI: product code cannot reach it): a test's small buffer that cannot be
+    /// had stops the test. Product code, start-up buffers included, uses `init(allocating:)`, so
+    /// ENOMEM at start-up is a message and exit status 1, never a trap.
+    @_spi(Testing)
     public init(format: PixelFormat, size: FrameSize, rowAlignment: Int = 64) {
         do throws(SystemError) {
             try self.init(allocating: format, size: size, rowAlignment: rowAlignment)

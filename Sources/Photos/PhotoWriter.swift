@@ -47,11 +47,11 @@ public final class PhotoWriter: @unchecked Sendable {
         let depth: PixelBuffer
         var has = (colour: false, alpha: false, depth: false)
 
-        init(_ layers: PhotoLayout.Layers) {
-            colour = PixelBuffer(format: layers.colourFormat, size: layers.colourSize)
-            colourRGB = PixelBuffer(format: .rgb24, size: layers.colourSize)
-            alpha = PixelBuffer(format: .alpha8, size: layers.alphaSize)
-            depth = PixelBuffer(format: .z16, size: layers.depthSize)
+        init(_ layers: PhotoLayout.Layers) throws(SystemError) {
+            colour = try PixelBuffer(allocating: layers.colourFormat, size: layers.colourSize)
+            colourRGB = try PixelBuffer(allocating: .rgb24, size: layers.colourSize)
+            alpha = try PixelBuffer(allocating: .alpha8, size: layers.alphaSize)
+            depth = try PixelBuffer(allocating: .z16, size: layers.depthSize)
         }
     }
 
@@ -111,13 +111,17 @@ public final class PhotoWriter: @unchecked Sendable {
         } catch {
             throw PhotoError(error.message)
         }
-        composite = PixelBuffer(format: .xrgb8888, size: layout.compositeSize)
-        if case .layerOverBackdrop = layout.planes {
-            backdrop = Underlay(PixelBuffer(format: .xrgb8888, size: layout.compositeSize))
-        } else {
-            backdrop = nil
+        do throws(SystemError) {
+            composite = try PixelBuffer(allocating: .xrgb8888, size: layout.compositeSize)
+            if case .layerOverBackdrop = layout.planes {
+                backdrop = Underlay(try PixelBuffer(allocating: .xrgb8888, size: layout.compositeSize))
+            } else {
+                backdrop = nil
+            }
+            if let kept = layout.layers { layers = try LayerBuffers(kept) } else { layers = nil }
+        } catch {
+            throw PhotoError("photo buffers: \(error.message)")
         }
-        layers = layout.layers.map { LayerBuffers($0) }
         let worker = WorkerThread(name: "photo", cpuMask: cpuMask) { [self] in serve() }
         do throws(SystemError) { try worker.start() } catch {
             throw PhotoError("photo writer: \(error.message)")

@@ -55,7 +55,7 @@ public final class FrameProcessor {
         self.outputSize = outputSize
         matte = MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: colorSize, projection: projection)
         compositor = Compositor(cameraFormat: colorFormat, cameraSize: colorSize, outputSize: outputSize, fit: fit)
-        alpha = PixelBuffer(format: .alpha8, size: colorSize)
+        alpha = try PixelBuffer(allocating: .alpha8, size: colorSize)
         messageLayer = MessageLayer(outputSize: outputSize)
         bands = try BandWorkers(helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
         var scratch: [ComposeScratch] = []

@@ -26,15 +26,15 @@ public struct RecordingSource: FrameSource, ~Copyable {
     private var startNanoseconds: UInt64 = 0
     private var finished = false
 
-    public init(recording: Recording, paced: Bool, loops: Bool) {
+    public init(recording: Recording, paced: Bool, loops: Bool) throws(SystemError) {
         self.recording = recording
         self.paced = paced
         self.loops = loops
         var colors: [RecordingSlot] = []
         var depths: [RecordingSlot] = []
         for _ in 0..<Self.slotCount {
-            colors.append(RecordingSlot(PixelBuffer(format: .rgb24, size: recording.colorSize)))
-            depths.append(RecordingSlot(PixelBuffer(format: .z16, size: recording.depthSize)))
+            colors.append(RecordingSlot(try PixelBuffer(allocating: .rgb24, size: recording.colorSize)))
+            depths.append(RecordingSlot(try PixelBuffer(allocating: .z16, size: recording.depthSize)))
         }
         colorSlots = colors
         depthSlots = depths

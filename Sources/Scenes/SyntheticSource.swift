@@ -30,7 +30,7 @@ public final class SyntheticSource: FrameSource {
     private var startNanoseconds: UInt64 = 0
 
     public init(seed: UInt64, colorFormat: PixelFormat, colorSize: FrameSize, depthSize: FrameSize,
-                frameLimit: Int?, paced: Bool) {
+                frameLimit: Int?, paced: Bool) throws(SystemError) {
         scene = SyntheticScene(seed: seed, colourSize: colorSize, depthSize: depthSize)
         self.colorFormat = colorFormat
         self.colorSize = colorSize
@@ -41,8 +41,8 @@ public final class SyntheticSource: FrameSource {
         var colorSlots: [SlotBuffer] = []
         var depthSlots: [SlotBuffer] = []
         for _ in 0..<Self.slotCount {
-            colorSlots.append(SlotBuffer(format: colorFormat, size: colorSize))
-            depthSlots.append(SlotBuffer(format: .z16, size: depthSize))
+            colorSlots.append(try SlotBuffer(format: colorFormat, size: colorSize))
+            depthSlots.append(try SlotBuffer(format: .z16, size: depthSize))
         }
         colors = colorSlots
         depths = depthSlots

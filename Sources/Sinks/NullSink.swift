@@ -7,10 +7,10 @@ public final class NullSink: FrameSink {
     public let outputSize: FrameSize
     private let buffers: [SlotBuffer]
 
-    public init(outputSize: FrameSize, slots: Int = 2) {
+    public init(outputSize: FrameSize, slots: Int = 2) throws(SystemError) {
         self.outputSize = outputSize
         var made: [SlotBuffer] = []
-        for _ in 0..<slots { made.append(SlotBuffer(format: .xrgb8888, size: outputSize)) }
+        for _ in 0..<slots { made.append(try SlotBuffer(format: .xrgb8888, size: outputSize)) }
         buffers = made
     }
 

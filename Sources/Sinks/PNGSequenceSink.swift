@@ -12,11 +12,11 @@ public final class PNGSequenceSink: FrameSink {
     public private(set) var framesWritten = 0
     private var failure: String?
 
-    public init(directory: String, outputSize: FrameSize, slots: Int = 2) {
+    public init(directory: String, outputSize: FrameSize, slots: Int = 2) throws(SystemError) {
         self.directory = directory
         self.outputSize = outputSize
         var made: [SlotBuffer] = []
-        for _ in 0..<slots { made.append(SlotBuffer(format: .xrgb8888, size: outputSize)) }
+        for _ in 0..<slots { made.append(try SlotBuffer(format: .xrgb8888, size: outputSize)) }
         buffers = made
     }
 

@@ -22,7 +22,7 @@ public final class Y4MFileSink: FrameSink {
         self.outputSize = outputSize
         file = FileDescriptorBox(try FileDescriptor.createTruncating(path))
         var made: [SlotBuffer] = []
-        for _ in 0..<slots { made.append(SlotBuffer(format: .xrgb8888, size: outputSize)) }
+        for _ in 0..<slots { made.append(try SlotBuffer(format: .xrgb8888, size: outputSize)) }
         buffers = made
         lumaPlane = [UInt8](repeating: 0, count: outputSize.pixelCount)
         chromaBlue = [UInt8](repeating: 0, count: outputSize.pixelCount / 4)

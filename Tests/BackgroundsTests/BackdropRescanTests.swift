@@ -21,8 +21,8 @@ import Testing
         #expect(!rescan.start(request), "one rescan at a time")
         var loaded = rescan.take(loop.wait())
         while loaded == nil { loaded = rescan.take(loop.wait()) }
-        #expect(loaded?.library.count == 1)
-        #expect(loaded?.library.currentName == "a.png")
+        #expect(loaded?.library?.count == 1)
+        #expect(loaded?.library?.currentName == "a.png")
         #expect(loaded?.skipped == [])
 
         // The folder changed (an import switched it): the next rescan sees the new content.
@@ -31,7 +31,7 @@ import Testing
         #expect(rescan.start(request))
         loaded = rescan.take(loop.wait())
         while loaded == nil { loaded = rescan.take(loop.wait()) }
-        #expect(loaded?.library.count == 2)
+        #expect(loaded?.library?.count == 2)
         #expect(loaded?.skipped.count == 1)
     }
 
@@ -43,7 +43,7 @@ import Testing
         #expect(rescan.start(BackdropRescan.Request(directory: directory.path, outputSize: BackgroundLibraryTests.output, fit: .fill)))
         var loaded = rescan.take(loop.wait())
         while loaded == nil { loaded = rescan.take(loop.wait()) }
-        #expect(loaded?.library.usesBuiltInDefault == true)
+        #expect(loaded?.library?.usesBuiltInDefault == true)
         #expect(loaded?.notices.count == 1)
     }
 }

@@ -1,7 +1,7 @@
 @testable import Backgrounds
 import CKernel
 import TestSupport
-import Frames
+@_spi(Testing) import Frames
 import ImageCodec
 import Testing
 
@@ -46,7 +46,7 @@ import Testing
         let depth = PixelBuffer(format: .z16, size: FrameSize(width: 4, height: 4))
         try PNGEncoder.write(depth.view, to: directory.file("g-depth.png"))
 
-        let (library, warnings) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .fill)
+        let (library, warnings) = try BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .fill)
         #expect(library.count == 2)
         #expect(!library.usesBuiltInDefault)
         #expect(library.name(at: 0) == "a-green.jpg" && library.name(at: 1) == "b-red.png")
@@ -57,13 +57,13 @@ import Testing
         #expect(warnings.first { $0.contains("c-truncated") }?.contains("corrupt") == true)
         #expect(library.current.size == Self.output && library.current.format == .xrgb8888)
         // Green JPEG, scaled: close to pure green.
-        let greenPixel = Self.pixel(library.view(at: 0), 16, 9)
+        let greenPixel = Self.pixel(try library.view(at: 0), 16, 9)
         #expect((greenPixel >> 8) & 0xFF > 240 && (greenPixel >> 16) & 0xFF < 16)
-        #expect(Self.pixel(library.view(at: 1), 0, 0) == 0xFFFF_0000)
+        #expect(Self.pixel(try library.view(at: 1), 0, 0) == 0xFFFF_0000)
     }
 
-    @Test func missingOrEmptyFolderFallsBackToTheBuiltInGradient() {
-        let (missing, missingWarnings) = BackgroundLibrary.load(directory: "/nonexistent/backdrops", outputSize: Self.output, fit: .fit)
+    @Test func missingOrEmptyFolderFallsBackToTheBuiltInGradient() throws {
+        let (missing, missingWarnings) = try BackgroundLibrary.load(directory: "/nonexistent/backdrops", outputSize: Self.output, fit: .fit)
         #expect(missing.usesBuiltInDefault && missing.count == 1)
         #expect(missingWarnings.count == 2)
         #expect(missingWarnings[0].contains("/nonexistent/backdrops"))
@@ -71,7 +71,7 @@ import Testing
         #expect(top != 0 && top != bottom)
 
         let directory = TemporaryDirectory("backgrounds")
-        let (empty, emptyWarnings) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .fit)
+        let (empty, emptyWarnings) = try BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .fit)
         #expect(empty.usesBuiltInDefault && emptyWarnings.count == 1)
     }
 
@@ -81,7 +81,7 @@ import Testing
             let image = Self.solid(FrameSize(width: 8, height: 8), colour)
             try PNGEncoder.write(image.view, to: directory.file("\(index).png"))
         }
-        let (library, warnings) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
+        let (library, warnings) = try BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
         #expect(warnings.isEmpty && library.count == 3 && library.currentIndex == 0)
         library.previous()
         #expect(library.currentIndex == 2 && library.currentName == "2.png")
@@ -158,7 +158,7 @@ import Testing
             let image = Self.solid(FrameSize(width: 8, height: 8), (UInt8(10 * index), UInt8(index), 200))
             try PNGEncoder.write(image.view, to: directory.file("\(index).png"))
         }
-        let (library, warnings) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
+        let (library, warnings) = try BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
         #expect(warnings.isEmpty && library.count == count)
         let slotBytes = PixelBuffer(format: .xrgb8888, size: Self.output).byteCount
         #expect(library.residentBytes == BackgroundLibrary.residentSlots * slotBytes)
@@ -177,7 +177,7 @@ import Testing
             #expect(library.select(index))
             #expect(Self.pixel(library.current, 3, 3) == expected(index), "jump to \(index)")
         }
-        #expect(Self.pixel(library.view(at: 7), 3, 3) == expected(7))
+        #expect(Self.pixel(try library.view(at: 7), 3, 3) == expected(7))
         // Memory stays the same however far the ring was walked (plus the one inspection slot).
         #expect(library.residentBytes == (BackgroundLibrary.residentSlots + 1) * slotBytes)
     }
@@ -188,7 +188,7 @@ import Testing
             let image = Self.solid(FrameSize(width: 8, height: 8), (UInt8(40 * index), 0, 0))
             try PNGEncoder.write(image.view, to: directory.file("\(index).png"))
         }
-        let (library, _) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
+        let (library, _) = try BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
         // Compute may still blend over the view it took before a press: a jump must not refill it.
         let shown = library.current
         #expect(library.select(3))
@@ -206,7 +206,7 @@ import Testing
             let image = Self.solid(FrameSize(width: 8, height: 8), (0, UInt8(50 * index), 0))
             try PNGEncoder.write(image.view, to: directory.file("\(index).png"))
         }
-        let (library, _) = BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
+        let (library, _) = try BackgroundLibrary.load(directory: directory.path, outputSize: Self.output, fit: .stretch)
         #expect(bk_unlink(directory.file("2.png")) == 0)
         library.next()  // now 1; 2 is decoded ahead and is gone
         let problems = library.takeProblems()

@@ -1,5 +1,5 @@
 @testable import Backgrounds
-import Frames
+@_spi(Testing) import Frames
 import Testing
 
 @Suite struct GeneratedBackdropTests {
@@ -44,14 +44,14 @@ import Testing
         }
     }
 
-    @Test func theGeneratedLibraryHoldsEveryBackdropAtOutputSize() {
+    @Test func theGeneratedLibraryHoldsEveryBackdropAtOutputSize() throws {
         let size = FrameSize(width: 64, height: 36)
-        let library = BackgroundLibrary.generated(outputSize: size)
+        let library = try BackgroundLibrary.generated(outputSize: size)
         #expect(library.count == GeneratedBackdrop.all.count)
         #expect(!library.usesBuiltInDefault)
         for (index, backdrop) in GeneratedBackdrop.all.enumerated() {
             #expect(library.name(at: index) == backdrop.name)
-            #expect(library.view(at: index).size == size)
+            #expect(try library.view(at: index).size == size)
         }
     }
 }

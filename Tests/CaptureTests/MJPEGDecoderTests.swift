@@ -1,5 +1,5 @@
 import CTurboJPEG
-import Frames
+@_spi(Testing) import Frames
 import Testing
 @testable import Capture
 

@@ -1,5 +1,5 @@
 @testable import Compose
-import Frames
+@_spi(Testing) import Frames
 import Testing
 
 @Suite struct ColourConversionTests {

@@ -1,5 +1,5 @@
 @testable import Compose
-import Frames
+@_spi(Testing) import Frames
 
 /// Builders for small camera, alpha and background images with known contents.
 enum ComposeFixtures {

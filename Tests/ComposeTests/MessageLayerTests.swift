@@ -1,7 +1,7 @@
 import CAllocCounter
 import Compose
 import Foundation
-import Frames
+@_spi(Testing) import Frames
 import Testing
 
 @Suite struct MessageLayerTests {

@@ -1,5 +1,5 @@
 @testable import Compose
-import Frames
+@_spi(Testing) import Frames
 import Testing
 
 /// The row-buffer path (`scratch:`) against the per-pixel gather path on the cases where they

@@ -1,5 +1,5 @@
 import Compose
-import Frames
+@_spi(Testing) import Frames
 import Testing
 
 @Suite struct TextOverlayTests {

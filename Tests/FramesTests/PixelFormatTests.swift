@@ -1,5 +1,5 @@
 import Testing
-@testable import Frames
+@_spi(Testing) @testable import Frames
 
 @Suite struct PixelFormatTests {
     @Test func fourccsMatchTheKernelHeaders() {

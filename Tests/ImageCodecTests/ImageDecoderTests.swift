@@ -1,4 +1,4 @@
-import Frames
+@_spi(Testing) import Frames
 import TestSupport
 import ImageCodec
 import Testing

@@ -1,5 +1,5 @@
 import CKernel
-import Frames
+@_spi(Testing) import Frames
 import Glibc
 import ImageCodec
 import Import

@@ -1,4 +1,4 @@
-import Frames
+@_spi(Testing) import Frames
 import Matte
 
 /// A hand-drawn depth frame (rectangles of millimetres, or of raw units) and the alpha the

@@ -1,5 +1,5 @@
 import Foundation
-import Frames
+@_spi(Testing) import Frames
 import Matte
 import Scenes
 import Testing

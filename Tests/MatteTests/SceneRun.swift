@@ -1,4 +1,4 @@
-import Frames
+@_spi(Testing) import Frames
 import Matte
 import Scenes
 

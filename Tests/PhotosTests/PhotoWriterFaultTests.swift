@@ -1,7 +1,7 @@
 import CFaultInjector
 import CKernel
 import Foundation
-import Frames
+@_spi(Testing) import Frames
 import ImageCodec
 import KernelIO
 import Photos
@@ -63,6 +63,29 @@ import Testing
 
         // Room again: the next photo is saved, numbered after the failed one (a name is never reused).
         #expect(Self.take(writer, finished, at: 3_000_000) == .saved(name: "photo-00000003-0000000003.jpg"))
+    }
+
+    /// ENOMEM for the writer's preallocated buffers (the composite, then each kept layer): the
+    /// writer is not made, with a message; no thread is left behind, and with memory it is made.
+    @Test(arguments: [0, 1, 4])
+    func refusedBuffersAreAMessageNotATrap(skip: Int32) throws {
+        let folder = TemporaryDirectory("photo-oom")
+        let finished = try Finished()
+        let layout = PhotoLayout(compositeSize: Self.size,
+                                 layers: PhotoLayout.Layers(colourFormat: .yuyv, colourSize: Self.size,
+                                                            alphaSize: Self.size, depthSize: Self.size))
+        do {
+            _ = fault_scope_begin()
+            defer { fault_scope_end() }
+            fault_fail(Int32(BK_CALL_ALLOC), Int32(FAULT_ANY_FD), 0, Int32(BK_ENOMEM), skip, 1)
+            let error = #expect(throws: PhotoError.self) {
+                try PhotoWriter(directory: folder.path, layout: layout, notify: { finished.signal() })
+            }
+            #expect(error?.message.hasPrefix("photo buffers: allocating ") == true)
+            #expect(error?.message.hasSuffix(": \(Errno.outOfMemory.description)") == true)
+        }
+        let writer = try PhotoWriter(directory: folder.path, layout: layout, notify: { finished.signal() })
+        writer.stop()
     }
 
     @Test func everyCallInterruptedOnceStillSavesTheSamePhoto() throws {

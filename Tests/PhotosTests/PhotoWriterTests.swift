@@ -1,6 +1,6 @@
 import CAllocCounter
 import Foundation
-import Frames
+@_spi(Testing) import Frames
 import ImageCodec
 import KernelIO
 import Photos

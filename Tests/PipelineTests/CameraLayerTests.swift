@@ -1,5 +1,5 @@
 import Compose
-import Frames
+@_spi(Testing) import Frames
 import Matte
 import Scanout
 import Scenes
@@ -29,7 +29,7 @@ import Testing
             let row = backdrop.view.row(y).assumingMemoryBound(to: UInt32.self)
             for x in 0..<output.width { row[x] = 0xFF00_0000 | UInt32(x & 0xFF) << 16 | UInt32((y * 3) & 0xFF) << 8 | UInt32((x ^ y) & 0xFF) }
         }
-        let feed = SyntheticSource(seed: 9, colorFormat: .yuyv, colorSize: camera, depthSize: camera, frameLimit: nil, paced: false)
+        let feed = try SyntheticSource(seed: 9, colorFormat: .yuyv, colorSize: camera, depthSize: camera, frameLimit: nil, paced: false)
         _ = feed.nextEvent(timeoutNanoseconds: 0)
         let expected = PixelBuffer(format: .xrgb8888, size: output)
         cpu.buildMatte(depth: feed.depthView(slot: 0), unitMM: feed.depthUnitMM, colour: feed.colorView(slot: 0))

@@ -1,4 +1,4 @@
-import Frames
+@_spi(Testing) import Frames
 import Matte
 import Scenes
 import Sinks
@@ -10,7 +10,7 @@ import Testing
     private func makeRunner(over background: borrowing PixelBuffer) throws -> PipelineRunner<SyntheticSource, NullSink> {
         let size = FrameSize(width: 48, height: 36)
         let output = FrameSize(width: 64, height: 48)
-        let feed = SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
+        let feed = try SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
         let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: output,
                                            fit: .fill, matte: MatteParameters(), projection: nil,
                                            helperCPUMasks: [], realtimePriority: 0)

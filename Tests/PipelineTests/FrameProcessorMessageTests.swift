@@ -1,5 +1,5 @@
 import Compose
-import Frames
+@_spi(Testing) import Frames
 import Matte
 import Scenes
 import Testing
@@ -10,7 +10,7 @@ import Testing
     @Test func publishedMessageIsDrawnInTheComposedFrameAndClearedOneIsNot() throws {
         let size = FrameSize(width: 64, height: 48)
         let output = FrameSize(width: 320, height: 240)
-        let feed = SyntheticSource(seed: 2, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
+        let feed = try SyntheticSource(seed: 2, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
         _ = feed.nextEvent(timeoutNanoseconds: 0)
         let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: output,
                                            fit: .fill, matte: MatteParameters(), projection: nil,

@@ -1,4 +1,4 @@
-import Frames
+@_spi(Testing) import Frames
 import KernelIO
 import Matte
 import Scanout
@@ -24,7 +24,7 @@ final class LateFlipSink: FrameSink {
     init(outputSize: FrameSize, lateness: UInt64) throws {
         self.outputSize = outputSize
         self.lateness = lateness
-        buffers = (0..<3).map { _ in SlotBuffer(format: .xrgb8888, size: outputSize) }
+        buffers = try (0..<3).map { _ in try SlotBuffer(format: .xrgb8888, size: outputSize) }
         timer = try DeadlineTimer()
         truth.shown(2)
     }
@@ -62,7 +62,7 @@ final class LateFlipSink: FrameSink {
 @Suite(.serialized) struct LateFlipTests {
     @Test func noFrameIsComposedIntoAQueuedOrShownBuffer() throws {
         let size = FrameSize(width: 32, height: 24)
-        let feed = SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: true)
+        let feed = try SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: true)
         // Flips land 2.5 frame periods after their commit: compose always runs ahead of them.
         let sink = try LateFlipSink(outputSize: size, lateness: 80_000_000)
         let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: size,

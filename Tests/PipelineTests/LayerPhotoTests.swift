@@ -1,5 +1,5 @@
 import Foundation
-import Frames
+@_spi(Testing) import Frames
 import ImageCodec
 import KernelIO
 import Matte
@@ -28,7 +28,7 @@ private final class PhotoFinished: @unchecked Sendable {
 
     /// One synthetic frame through a processor in `mode` over `backdrop`, into a buffer of `format`.
     private func composed(_ mode: FrameProcessor.OutputMode, format: PixelFormat, backdrop: ImageView) throws -> PixelBuffer {
-        var feed = SyntheticSource(seed: 11, colorFormat: .yuyv, colorSize: camera, depthSize: camera,
+        var feed = try SyntheticSource(seed: 11, colorFormat: .yuyv, colorSize: camera, depthSize: camera,
                                    frameLimit: nil, paced: false)
         var colour = -1, depth = -1
         while colour < 0 || depth < 0 {

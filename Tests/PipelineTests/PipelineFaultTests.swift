@@ -1,6 +1,6 @@
 import CFaultInjector
 import CKernel
-import Frames
+@_spi(Testing) import Frames
 import Glibc
 import Matte
 import Scenes
@@ -15,7 +15,7 @@ import Testing
     static let size = FrameSize(width: 64, height: 48)
 
     static func render(to path: String, frames: Int) throws -> String? {
-        let feed = SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
+        let feed = try SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
         let sink = try Y4MFileSink(path: path, outputSize: size, frameRate: 30)
         let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: size,
                                            fit: .fill, matte: MatteParameters(), projection: nil,

@@ -1,6 +1,6 @@
 import Compose
 import Foundation
-import Frames
+@_spi(Testing) import Frames
 import Matte
 import Scanout
 import Scenes
@@ -50,7 +50,7 @@ struct ScaledPlaneDeviceTests {
                 row[x] = 0xFF00_0000 | UInt32(x * 255 / wanted.width) << 16 | UInt32(y * 255 / wanted.height) << 8 | UInt32((x ^ y) & 0xFF)
             }
         }
-        let feed = SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: camera, depthSize: camera, frameLimit: nil, paced: false)
+        let feed = try SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: camera, depthSize: camera, frameLimit: nil, paced: false)
         _ = feed.nextEvent(timeoutNanoseconds: 0)
         let expected = PixelBuffer(format: .xrgb8888, size: wanted)
         cpu.buildMatte(depth: feed.depthView(slot: 0), unitMM: feed.depthUnitMM, colour: feed.colorView(slot: 0))

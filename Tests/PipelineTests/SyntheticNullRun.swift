@@ -1,4 +1,4 @@
-import Frames
+@_spi(Testing) import Frames
 import Matte
 import Scenes
 import Sinks
@@ -15,7 +15,7 @@ final class SyntheticNullRun {
     private let backdrop: PixelBuffer
 
     init(seed: UInt64, camera: FrameSize, output: FrameSize, matte: MatteParameters = MatteParameters()) throws {
-        let feed = SyntheticSource(seed: seed, colorFormat: .yuyv, colorSize: camera, depthSize: camera,
+        let feed = try SyntheticSource(seed: seed, colorFormat: .yuyv, colorSize: camera, depthSize: camera,
                                    frameLimit: nil, paced: false)
         processor = try FrameProcessor(colorFormat: .yuyv, colorSize: camera, depthSize: camera, outputSize: output,
                                        fit: .fill, matte: matte, projection: nil,

@@ -1,5 +1,5 @@
 import CKernel
-import Frames
+@_spi(Testing) import Frames
 import KernelIO
 import Testing
 @testable import Scanout

@@ -1,4 +1,4 @@
-import Frames
+@_spi(Testing) import Frames
 @testable import Scenes
 import Testing
 

@@ -1,6 +1,6 @@
 import CKernel
 import TestSupport
-import Frames
+@_spi(Testing) import Frames
 import Glibc
 import ImageCodec
 

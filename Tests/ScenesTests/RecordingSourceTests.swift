@@ -13,7 +13,7 @@ import Testing
     @Test func deliversColourThenDepthWithOneStampPerFrameThenEnds() throws {
         let (fixture, recording) = try makeRecording(frames: 4)
         _ = fixture
-        var source = RecordingSource(recording: recording, paced: false, loops: false)
+        var source = try RecordingSource(recording: recording, paced: false, loops: false)
         #expect(source.frameRate == 50 && source.colorFormat == .rgb24)
         var stamps: [UInt64] = []
         for frame in 0..<4 {
@@ -39,7 +39,7 @@ import Testing
     @Test func heldSlotsStallProductionAndLoopingRestarts() throws {
         let (fixture, recording) = try makeRecording(frames: 2)
         _ = fixture
-        var source = RecordingSource(recording: recording, paced: false, loops: true)
+        var source = try RecordingSource(recording: recording, paced: false, loops: true)
         var held: [(Int, Int)] = []
         for _ in 0..<RecordingSource.slotCount {
             guard case .color(let c, _) = source.nextEvent(timeoutNanoseconds: 0),

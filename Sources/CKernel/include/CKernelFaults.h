@@ -27,6 +27,9 @@ enum {
     BK_CALL_ATOMIC_COMMIT = 1 << 7,
     BK_CALL_MMAP = 1 << 8,
     BK_CALL_MKDIR = 1 << 9,
+    /// bk_aligned_alloc (frame memory): `detail` is the size asked for; a failure returns NULL,
+    /// as posix_memalign's ENOMEM does.
+    BK_CALL_ALLOC = 1 << 10,
 };
 
 /// Called before each faultable call: `call` one BK_CALL_* bit, `fd` its descriptor (-1 for

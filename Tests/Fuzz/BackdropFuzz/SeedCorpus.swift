@@ -1,6 +1,6 @@
 import CKernel
 import CTurboJPEG
-import Frames
+@_spi(Testing) import Frames
 import ImageCodec
 import KernelIO
 

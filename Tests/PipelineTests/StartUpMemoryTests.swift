@@ -1,0 +1,87 @@
+import CFaultInjector
+import CKernel
+import Glibc
+@_spi(Testing) import Frames
+import KernelIO
+import Matte
+import Scenes
+import Sinks
+import Testing
+@testable import Pipeline
+
+/// ENOMEM at start-up (CFaultInjector fails the funnel's frame-memory allocation, as
+/// posix_memalign does when the memory is not there): every start-up owner of frame memory throws
+/// the allocation's error, which the commands turn into a message and exit status 1 (tests/cli.sh
+/// shows that with a real address-space limit); nothing traps, and the next attempt, with the
+/// memory there again, builds and runs.
+@Suite struct StartUpMemoryTests {
+    static let size = FrameSize(width: 64, height: 48)
+    static let enomem = Int32(BK_ENOMEM)
+
+    /// Fails the allocation after `skip` good ones, once, inside a scope of its own.
+    static func refusing<T>(after skip: Int32, _ body: () throws -> T) rethrows -> T {
+        _ = fault_scope_begin()
+        defer { fault_scope_end() }
+        fault_fail(Int32(BK_CALL_ALLOC), Int32(FAULT_ANY_FD), 0, enomem, skip, 1)
+        return try body()
+    }
+
+    static func outOfMemory(_ body: () throws(SystemError) -> Void) -> SystemError? {
+        do throws(SystemError) { try body(); return nil } catch { return error }
+    }
+
+    @Test func aRefusedFrameBufferIsAnErrorNamingItsSize() {
+        let bytes = PixelFormat.xrgb8888.byteCount(bytesPerRow: 64 * 4, height: 48)
+        let error = Self.refusing(after: 0) {
+            Self.outOfMemory { () throws(SystemError) in _ = try PixelBuffer(allocating: .xrgb8888, size: Self.size) }
+        }
+        #expect(error?.errno == .outOfMemory)
+        #expect(error?.message == "allocating \(bytes) bytes of frame memory: \(Errno.outOfMemory.description)")
+    }
+
+    @Test(arguments: [0, 1, 2, 5])
+    func theSyntheticCameraRefusedAnyOfItsSlotsThrows(skip: Int32) {
+        let error = Self.refusing(after: skip) {
+            Self.outOfMemory { () throws(SystemError) in
+                _ = try SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: Self.size, depthSize: Self.size,
+                                        frameLimit: nil, paced: false)
+            }
+        }
+        #expect(error?.errno == .outOfMemory)
+    }
+
+    @Test func theSinksAndTheProcessorRefusedTheirMemoryThrow() {
+        let null = Self.refusing(after: 1) {
+            Self.outOfMemory { () throws(SystemError) in _ = try NullSink(outputSize: Self.size) }
+        }
+        #expect(null?.errno == .outOfMemory)
+        let y4m = Self.refusing(after: 0) {
+            Self.outOfMemory { () throws(SystemError) in
+                _ = try Y4MFileSink(path: "/tmp/backdrop-test-oom-\(getpid()).y4m", outputSize: Self.size, frameRate: 30)
+            }
+        }
+        unlink("/tmp/backdrop-test-oom-\(getpid()).y4m")
+        #expect(y4m?.errno == .outOfMemory)
+        let processor = Self.refusing(after: 0) {
+            Self.outOfMemory { () throws(SystemError) in
+                _ = try FrameProcessor(colorFormat: .yuyv, colorSize: Self.size, depthSize: Self.size, outputSize: Self.size,
+                                       fit: .fill, matte: MatteParameters(), projection: nil,
+                                       helperCPUMasks: [0], realtimePriority: 0)
+            }
+        }
+        #expect(processor?.errno == .outOfMemory)
+    }
+
+    @Test func afterARefusedStartTheNextOneRuns() throws {
+        // The third of the camera's slots is refused: the run is never built.
+        let refused: SystemError? = Self.refusing(after: 2) {
+            do { _ = try SyntheticNullRun(seed: 1, camera: Self.size, output: Self.size); return nil } catch { return error as? SystemError }
+        }
+        #expect(refused?.errno == .outOfMemory)
+        #expect(fault_injected() == 0, "the scope ended with the refusal")
+        let run = try SyntheticNullRun(seed: 1, camera: Self.size, output: Self.size)
+        run.runner.run(frameLimit: 5)
+        #expect(run.runner.presented == 5)
+        run.stop()
+    }
+}
