@@ -74,7 +74,7 @@ flock -u 9
 # image, not the base root and not the rpi4 image.
 image_inputs=(image-build/rootfs "image-build/boards/$board" image-build/genimage.cfg image-build/build.sh
   board/rpi4 board/qemu-arm64 config/backdrop.conf image-build/backdrops.py image-build/image.conf image-build/fstab
-  image-build/README.box image-build/boot-backdrop-README.txt)
+  image-build/README.box image-build/boot-backdrop-README.txt image-build/ext4-times.sh image-build/tree-manifest.py)
 [ ! -f "$recipe/boards/$board/modules.sh" ] || image_inputs+=(vboard/patches)
 image_key=$( {
   echo "$root_key $board"; sha256sum < "$firmware"; dpkg-query -W genimage e2fsprogs dosfstools mtools bmap-tools xz-utils python3
@@ -201,7 +201,7 @@ make_image() {
 
   # /var is the data partition; the root keeps an empty mountpoint.
   mv "$tree/var" "$work/var"; mkdir "$tree/var"
-  touch -h -d "@$SOURCE_DATE_EPOCH" "$tree/var"
+  touch -h -d "@$SOURCE_DATE_EPOCH" "$tree/var" "$tree"
   # What each partition holds, for comparing two builds (tests/image/repro.sh).
   python3 "$recipe/tree-manifest.py" "$tree" > "$work/root-files.txt"
   python3 "$recipe/tree-manifest.py" "$work/var" > "$work/data-files.txt"
@@ -218,8 +218,14 @@ make_image() {
       -e "s|@DATA_FS_UUID@|${DATA_FS_UUID:-6b61636b-6472-4f70-8000-646174616673}|g" \
       -e "s|@FAT_ID@|${sig:0:8}|" -e "s|@DISK_SIGNATURE_HEX@|0x$sig|" \
       -e "s|@BOOT_DIR@|$boot|" -e "s|@ROOT_DIR@|$tree|" -e "s|@DATA_DIR@|$work/var|" \
+      -e "s|@EXT4_TIMES@|$recipe/ext4-times.sh|" -e "s|@OUT_DIR@|$work/out|" -e "s|@EPOCH@|$SOURCE_DATE_EPOCH|" \
+      -e "s|@ROOT_LIST@|$work/root-files.txt|" -e "s|@DATA_LIST@|$work/data-files.txt|" \
       "$recipe/genimage.cfg" > "$work/genimage.cfg"
   log "partitions (root ${root_mb} MB)"
+  # The clock libext2fs and e2fsck stamp into inodes (crtime, lost+found, the reserved ones) and
+  # into every superblock copy, backups included: the build's one timestamp. What they copy from
+  # the staging tree (ctime, atime) ext4-times.sh sets after.
+  E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH E2FSCK_TIME=$SOURCE_DATE_EPOCH \
   genimage --config "$work/genimage.cfg" --rootpath "$work/empty" --tmppath "$work/gen-tmp" \
            --inputpath "$work/out" --outputpath "$work/out" >&2
   local raw=$work/out/backdrop.img

@@ -327,7 +327,12 @@ class Builder:
         flags = ["-enable-experimental-feature", "Embedded", "-wmo", self.args.opt,
                  "-swift-version", self.language_mode,
                  "-target", self.arch["swift_triple"], "-module-name", name,
-                 "-Xfrontend", "-function-sections", "-I", self.obj_dir]
+                 "-Xfrontend", "-function-sections", "-I", self.obj_dir,
+                 # LLVM's incremental codegen puts a hash of the module's IR, which names the
+                 # checkout's absolute paths, in .swift_modhash (and so the build ID): two clones of
+                 # one commit then built different binaries, and the image cache, keyed by the
+                 # binary's bytes, missed. This script skips unchanged modules itself.
+                 "-Xfrontend", "-disable-incremental-llvm-codegen"]
         # A main.swift holds top-level code; everything else is a library (or uses @main).
         if not has_main:
             flags.append("-parse-as-library")

@@ -14,13 +14,14 @@ shared=${IMAGE_CACHE:-/var/cache/backdrop-image}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 [ "$cold" != "$shared" ] || { echo "repro: the cold cache must not be the shared one ($shared)" >&2; exit 2; }
 
-# The shared build first (a cache hit when nothing changed), so both are of the same inputs.
-IMAGE_CACHE=$shared bash "$repo/image-build/build.sh" "$board"
 case $cold in /var/cache/backdrop-image-*|/tmp/*) rm -rf "$cold" ;; *) echo "repro: will not empty $cold (not under /var/cache/backdrop-image-* or /tmp)" >&2; exit 2 ;; esac
 t=$(date +%s)
 IMAGE_CACHE=$cold bash "$repo/image-build/build.sh" "$board"
 cold_s=$(( $(date +%s) - t ))
 echo "repro[$board]: cold build in $cold_s s ($((cold_s / 60)) min $((cold_s % 60)) s)"
+# Then the shared cache's build of the same inputs: a cache hit, or a re-assembly from its own
+# (older) base root when the image's inputs changed since it was last built.
+IMAGE_CACHE=$shared bash "$repo/image-build/build.sh" "$board"
 
 a=$(ls -d "$cold/image-$board"-*/ | head -1); a=${a%/}
 b=$shared/$(basename "$a")
