@@ -1,3 +1,4 @@
+import CFaultInjector
 import CKernel
 import Glibc
 import Frames
@@ -173,6 +174,37 @@ extension VideoHardware {
                 }
             }
             #expect(reopened)
+            #expect(Self.frames(4, from: source) == 4)
+        }
+
+        /// ENODEV injected at the funnel on one DQBUF mid-stream (CFaultInjector), as an unplug
+        /// between two frames answers: the source says `disconnected` once the stream fails and
+        /// stays so, nothing is left half-open, and a reopen (the camera "back": the device was
+        /// never really gone) streams again from the same nodes.
+        @Test(.enabled(if: VideoNodes.vividPair != nil, Comment(rawValue: VideoNodes.noPair)))
+        func anInjectedNoDeviceMidStreamDisconnectsAndReopenTakesTheCameraBack() throws {
+            let source = try V4L2Source(configuration: Self.configuration(VideoNodes.vividPair))
+            #expect(Self.frames(4, from: source) == 4)
+            var sawDisconnect = false
+            do {
+                _ = fault_scope_begin()
+                defer { fault_scope_end() }
+                fault_fail(Int32(BK_CALL_IOCTL), Int32(FAULT_ANY_FD), BK_VIDIOC_DQBUF, Int32(BK_ENODEV), 0, 1)
+                for _ in 0..<50 where !sawDisconnect {
+                    switch source.nextEvent(timeoutNanoseconds: 100_000_000) {
+                    case .color(let slot, _): source.releaseColor(slot: slot)
+                    case .depth(let slot, _): source.releaseDepth(slot: slot)
+                    case .disconnected: sawDisconnect = true
+                    default: break
+                    }
+                }
+                #expect(fault_injected() == 1)
+            }
+            #expect(sawDisconnect)
+            #expect(!source.isConnected)
+            #expect(source.nextEvent(timeoutNanoseconds: 20_000_000) == .disconnected, "sticky until reopened")
+            try source.reopen()
+            #expect(source.isConnected)
             #expect(Self.frames(4, from: source) == 4)
         }
 

@@ -1,3 +1,4 @@
+import CFaultInjector
 import CKernel
 @_spi(Testing) import Frames
 import KernelIO
@@ -68,6 +69,44 @@ struct KMSSinkDeviceTests {
         #expect(sink.queue.flips + sink.queue.dropped >= frames - 1)
         #expect(times.count >= frames / 2)
         for index in times.indices.dropFirst() { #expect(times[index] > times[index - 1]) }
+    }
+
+    /// EBUSY on one atomic commit (CFaultInjector; the kernel's answer while a flip is still
+    /// pending): that frame is dropped and counted, its buffer is free again, the display is not
+    /// taken for lost (no re-modeset), and the next frame's commit flips. Nothing shown is lost:
+    /// the frame on screen stays until the next flip.
+    @Test func aBusyCommitDropsThatFrameOnlyAndTheNextOneFlips() throws {
+        let sink = try KMSSink(options: KMSSinkOptions(blend: .cpu))
+        func freeSlot() -> Int { (0..<sink.slotCount).first { sink.queue.isFree($0) } ?? 0 }
+        var frame = 0
+        func present(_ slot: Int) -> UInt64? {
+            draw(sink.outputView(slot: slot), frame: frame)
+            frame += 1
+            return sink.present(slot: slot, stamp: FrameStamp(nanoseconds: MonotonicClock.nowNanoseconds(), sequence: UInt32(frame)))
+        }
+        var flipped = 0
+        for _ in 0..<6 where flipped < 2 { if present(freeSlot()) != nil { flipped += 1 } }
+        try #require(flipped == 2, "vkms flips before the fault")
+        let shown = sink.queue.current
+        let dropped = sink.queue.dropped, flips = sink.queue.flips, modesets = sink.modesets
+        let busySlot = freeSlot()
+        do {
+            _ = fault_scope_begin()
+            defer { fault_scope_end() }
+            fault_fail(Int32(BK_CALL_ATOMIC_COMMIT), Int32(FAULT_ANY_FD), 0, Int32(BK_EBUSY), 0, 1)
+            #expect(present(busySlot) == nil)
+            #expect(fault_injected() == 1)
+        }
+        #expect(sink.queue.dropped == dropped + 1)
+        #expect(sink.queue.flips == flips)
+        #expect(sink.queue.current == shown, "the frame on screen stays")
+        #expect(sink.queue.isFree(busySlot))
+        // The next frame, into the same buffer, flips; the display was never taken for lost.
+        var again: UInt64? = nil
+        for _ in 0..<3 where again == nil { again = present(busySlot) }
+        #expect(again != nil)
+        #expect(sink.queue.flips > flips)
+        #expect(sink.modesets == modesets)
     }
 
     @Test func writebackReadsBackExactlyWhatWasDrawn() throws {
