@@ -8,10 +8,12 @@
 #                                           file with the shared cache's build of the same inputs
 #   make powercut [POWERCUT_TRIALS=200]  -> QEMU killed during a stick import, the data partition checked
 #   make image-unit-test                 -> the units' exposure scores and facts (in make test)
-# The image is cached by a hash of all its inputs (image-build/build.sh): unchanged inputs take a few
-# seconds; a new firmware binary or unit re-assembles the rpi4 image from the cached root (about
-# 3 min here under load), which image-test in make test pays once per change. The boot test is not
-# in make test: a TCG boot to READY alone is 80-163 s here, the whole test 6-17 min under load.
+# The image is cached by a hash of all its inputs (image-build/build.sh): unchanged inputs take about
+# a second, and image-test 16-40 s more to read the image; a new firmware binary, unit or config
+# re-assembles the rpi4 image from the cached root (3-6 min here under load), which image-test in
+# make test pays once per change. The boot test is not in make test: a TCG boot to READY alone is
+# 80-163 s here, the whole test 6.5 min at best under load (up to 17), and it needs the qemu-arm64
+# image re-assembled too (5-6.5 min), together more than make test's remaining budget.
 BOARD ?= rpi4
 
 POWERCUT_TRIALS ?= 200
