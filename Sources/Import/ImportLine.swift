@@ -1,3 +1,5 @@
+import KernelIO
+
 /// One line of the import's account: something taken, something skipped with its reason, or a
 /// note. The command prints each as it is; the booth shows them on screen.
 public struct ImportLine: Equatable, Sendable {
@@ -13,9 +15,11 @@ public struct ImportLine: Equatable, Sendable {
     public let kind: Kind
     public let text: String
 
+    /// Control characters in `text` (a config's unknown key or value quoted by the parser, a
+    /// kernel message) are escaped: a line is printed, logged and shown as it is.
     public init(_ kind: Kind, _ text: String) {
         self.kind = kind
-        self.text = text
+        self.text = TerminalText.escaped(text)
     }
 
     /// As printed: skipped parts carry a "skipped" prefix so a reader scanning the output sees them.

@@ -140,6 +140,20 @@ import Testing
         for line in report.lines { #expect(!line.rendered.unicodeScalars.contains { $0.value < 0x20 }, "\(line.rendered)") }
     }
 
+    /// Found by the import fuzzer: the parser quotes an unknown key as it came, control bytes too.
+    @Test func controlBytesInAConfigAreEscapedInTheLines() {
+        let unknownKey = StickFixture(config: "[matte]\nfar_m\u{4}\u{8}lg = 2\n", backdrops: ["a.png": StickFixture.png(seed: 1)])
+        let warned = unknownKey.run()
+        #expect(warned.outcome == .newGeneration("000001"))
+        #expect(warned.lines.contains { $0.text.hasPrefix("warning: ") && $0.text.contains("far_m\\x04\\x08lg") }, "\(warned.transcript)")
+        let badValue = StickFixture(config: "[matte]\nfar_mm = 9\u{1B}[2J\n", backdrops: ["a.png": StickFixture.png(seed: 1)])
+        let refused = badValue.run()
+        #expect(refused.skippedTexts.contains { $0.contains("far_mm = 9\\x1b[2J") }, "\(refused.transcript)")
+        for line in warned.lines + refused.lines {
+            #expect(!line.rendered.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(line.rendered)")
+        }
+    }
+
     @Test func aStickOfWrongKindsOnlyIsNothingUsableAndChangesNothing() throws {
         let fixture = StickFixture(config: "[matte]\nfar_mm = 2500\n", backdrops: ["a.png": StickFixture.png(seed: 1)])
         #expect(fixture.run().outcome == .newGeneration("000001"))

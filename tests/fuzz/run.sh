@@ -7,7 +7,7 @@ set -u
 binary=$1 minimum=$2; shift 2
 cd "$(dirname "$0")/../.."
 status=0
-for target in config recording image; do
+for target in config recording image import; do
     work=.build/fuzz/corpus/$target log=.build/fuzz/$target.log
     mkdir -p "$work" tests/fuzz/crashes "tests/fuzz/regressions/$target"
     if ! ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 "$binary" "$target" \

@@ -9,12 +9,15 @@ enum FuzzTarget: String, CaseIterable {
     /// An image file through the backdrop path: header and EXIF, the covering (DCT-scaled) decode,
     /// the prescale to the output; and as a recording frame (natural format, 16-bit depth too).
     case image
+    /// A USB stick's tree (built from the input) through `StickImport` into a data folder.
+    case `import`
 
     func run(_ bytes: UnsafeRawBufferPointer, scratch: ScratchFile) {
         switch self {
         case .config: ConfigHarness.run(bytes)
         case .recording: RecordingHarness.run(bytes, scratch: scratch)
         case .image: ImageHarness.run(bytes, scratch: scratch)
+        case .import: ImportHarness.run(bytes, scratch: scratch)
         }
     }
 }

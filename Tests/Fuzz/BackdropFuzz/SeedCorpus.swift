@@ -95,7 +95,33 @@ enum SeedCorpus {
             written = false
         }
         put(.image, "cmyk.jpg", cmykJPEG())
+
+        // Stick programs (ImportHarness): op (kind | place << 3), name length, name, content length (LE), content.
+        func record(_ op: UInt8, _ name: String, _ content: [UInt8]) -> [UInt8] {
+            [op, UInt8(name.utf8.count)] + Array(name.utf8) + [UInt8(content.count & 0xFF), UInt8(content.count >> 8)] + content
+        }
+        let png = smallPNG()
+        let jpeg: [UInt8]
+        do throws(ImageError) { jpeg = try JPEGEncoder.encode(colour.view, quality: 80) } catch { jpeg = [] }
+        put(.import, "good.stick", record(7, "", Array("[matte]\nfar_mm = 2600\n".utf8)) + record(0, "a.png", png)
+            + record(0, "b.jpg", jpeg) + record(1, "c.png", png + [1]))
+        put(.import, "hostile.stick", record(4, "link.png", [0]) + record(4, "dir", [1]) + record(5, "pipe.png", [])
+            + record(6, "huge.png", []) + record(3, "deep", []) + record(16, "deep.png", png) + record(0, "-x.png", png)
+            + record(0, ".DS_Store", [0, 1]) + record(0, "new\nline.png", png) + record(0, "cut.png", Array(png.prefix(40)))
+            + record(7, "", Array("[background]\ndirectory = /etc\n".utf8)))
+        put(.import, "wrong-kinds.stick", record(8, "backgrounds", png) + record(15, "", [0xFF, 0xFE, 0]))
+        put(.import, "flat.stick", record(24, "backdrop", png))
         return written
+    }
+
+    /// An 8x8 RGB PNG.
+    static func smallPNG() -> [UInt8] {
+        let image = PixelBuffer(format: .rgb24, size: FrameSize(width: 8, height: 8))
+        for y in 0..<8 {
+            let row = image.row(y).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<24 { row[x] = UInt8(truncatingIfNeeded: x * 9 + y * 31) }
+        }
+        do throws(ImageError) { return try PNGEncoder.encode(image.view) } catch { return [] }
     }
 
     /// `jpeg` with an EXIF APP1 segment (big-endian TIFF, one Orientation entry) after its SOI.
