@@ -12,3 +12,10 @@ import-crash: build import-crash-deps
 
 import-crash-test: build import-crash-deps
 	bash tests/import-crash.sh $(BACKDROP) 20
+
+# Figures, not a test: 20 backdrops of 1920x1080 JPEG imported while `backdrop run` shows a
+# synthetic camera live into the null sink; the import's time and the frames dropped during it,
+# beside an idle window as long (tests/import/figures.sh). Not in make test; nothing asserted.
+.PHONY: import-figures
+import-figures: build
+	bash tests/import/figures.sh $(BACKDROP) 20

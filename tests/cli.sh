@@ -55,6 +55,7 @@ head = open(sys.argv[1], 'rb').read(24)
 print(('PNG' if head[:8] == bytes([137, 80, 78, 71, 13, 10, 26, 10]) else 'not PNG') + ' %dx%d' % struct.unpack('>II', head[16:24]))" "$work/s-sheet.png"
 expect "make-backdrops writes four PNGs" 0 "wrote 4 backdrops" -- "$backdrop" make-backdrops "$work/made" --size 320x180
 expect "made backdrops form a clean backgrounds folder" 0 "ok" -- "$backdrop" check-config "$work/good.conf" --backgrounds "$work/made"
+expect "make-backdrops --jpeg writes JPEGs the checker takes" 0 "ok; 4 backdrops in" -- bash -c "'$backdrop' make-backdrops '$work/made-jpeg' --size 320x180 --jpeg > /dev/null && ls '$work/made-jpeg'/*.jpg > /dev/null && '$backdrop' check-config /dev/null --backgrounds '$work/made-jpeg'"
 expect "make-backdrops needs a folder" 2 "DIR" -- "$backdrop" make-backdrops
 expect "render-message places a caption in the bottom band" 0 "region 684 938 552 88 of 1920x1080" -- "$backdrop" render-message "PHOTO SAVED" --out "$work/message.png"
 expect "render-message draws countdown digits large" 0 "region 852 762 216 264 of 1920x1080" -- "$backdrop" render-message 3 --countdown --out "$work/digit.png"

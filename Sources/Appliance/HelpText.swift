@@ -49,11 +49,12 @@ enum HelpText {
     """
 
     static let makeBackdrops = """
-    usage: backdrop make-backdrops DIR [--size WxH]
+    usage: backdrop make-backdrops DIR [--size WxH] [--jpeg]
 
     Writes the backdrops the project draws itself (sunset, night sky, party lights, studio grey)
     as DIR/NAME.png, for a box's backgrounds folder or a USB stick to start from.
       --size WxH  picture size (default 1920x1080, a 1080p TV)
+      --jpeg      DIR/NAME.jpg instead (quality 90)
     """
 
     static let render = """
