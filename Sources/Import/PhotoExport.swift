@@ -46,14 +46,8 @@ public enum PhotoExport {
             let backdrop = try stickRoot.openDirectory(StickImport.stickFolder)
             return try StickFile.kind(of: "photos", in: backdrop)
         }
-        guard let kind else {
-            report.note("no \(label)/ on the stick: no photos copied")
-            return .nothingUsable
-        }
-        guard kind == .directory else {
-            report.skipped("\(label): \(kind.description), not a folder; no photos copied")
-            return .nothingUsable
-        }
+        guard report.isFolder(kind, label: label, missing: "no \(label)/ on the stick: no photos copied",
+                              otherwise: "; no photos copied") else { return .nothingUsable }
         let target = try ImportAbort.attempt("cannot open \(label)/ on the stick") { () throws(SystemError) in
             try stickRoot.openDirectory(StickImport.stickFolder).openDirectory("photos")
         }

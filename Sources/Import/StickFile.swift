@@ -57,3 +57,21 @@ enum StickFile {
         return bytes
     }
 }
+
+extension ImportReport {
+    /// Whether a folder the stick may hold is there: `kind` is what the stick has under its name
+    /// (nil: nothing). Missing, the note `missing` is said; something else, a skipped line
+    /// "LABEL: a file, not a folder" and `otherwise`. The import's `backdrop/` and the photo
+    /// export's `backdrop/photos/` are looked up alike.
+    mutating func isFolder(_ kind: FileStatus.Kind?, label: String, missing: String, otherwise: String = "") -> Bool {
+        guard let kind else {
+            note(missing)
+            return false
+        }
+        guard kind == .directory else {
+            skipped("\(label): \(kind.description), not a folder" + otherwise)
+            return false
+        }
+        return true
+    }
+}

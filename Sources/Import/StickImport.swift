@@ -93,14 +93,9 @@ public enum StickImport {
         do throws(SystemError) { folderKind = try StickFile.kind(of: stickFolder, in: stickRoot) } catch {
             throw ImportAbort(error, doing: "cannot read the stick", on: .stick)
         }
-        guard let folderKind else {
-            report.note("no \(stickFolder)/ folder at the root of the stick: nothing to take")
-            report.screenText = "STICK: NO BACKDROP FOLDER - NOTHING CHANGED"
-            return .nothingUsable
-        }
-        guard folderKind == .directory else {
-            report.skipped("\(stickFolder): \(folderKind.description), not a folder")
-            report.screenText = "STICK: BACKDROP IS NOT A FOLDER - NOTHING CHANGED"
+        guard report.isFolder(folderKind, label: stickFolder, missing: "no \(stickFolder)/ folder at the root of the stick: nothing to take") else {
+            report.screenText = folderKind == nil ? "STICK: NO BACKDROP FOLDER - NOTHING CHANGED"
+                : "STICK: BACKDROP IS NOT A FOLDER - NOTHING CHANGED"
             return .nothingUsable
         }
         let stick = try ImportAbort.attempt("cannot open \(stickFolder)/ on the stick", on: .stick) { () throws(SystemError) in try stickRoot.openDirectory(stickFolder) }
