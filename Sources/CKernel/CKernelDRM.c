@@ -29,21 +29,6 @@ int bk_drm_atomic_commit(int fd, uint32_t flags, const uint32_t *objects, const 
     return retrying_ioctl(BK_CALL_IOCTL | BK_CALL_ATOMIC_COMMIT, fd, DRM_IOCTL_MODE_ATOMIC, &request);
 }
 
-// Written out here because Debian's libdrm headers predate CLOSEFB; the layout and number are the
-// kernel's uapi (include/uapi/drm/drm.h, struct drm_mode_closefb, DRM_IOWR(0xD0, ...)).
-struct bk_drm_mode_closefb {
-    uint32_t fb_id;
-    uint32_t pad;
-};
-#define BK_DRM_IOCTL_MODE_CLOSEFB DRM_IOWR(0xD0, struct bk_drm_mode_closefb)
-
-int bk_drm_close_framebuffer(int fd, uint32_t fb_id) {
-    struct bk_drm_mode_closefb request = { .fb_id = fb_id, .pad = 0 };
-    int result;
-    do result = ioctl(fd, BK_DRM_IOCTL_MODE_CLOSEFB, &request); while (result == -1 && errno == EINTR);
-    return result;
-}
-
 int bk_drm_connector_status(int fd, uint32_t connector_id) {
     struct drm_mode_get_connector query;
     struct drm_mode_modeinfo one_mode;

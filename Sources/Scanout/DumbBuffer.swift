@@ -5,13 +5,6 @@ import KernelIO
 
 /// A CPU-mapped scanout buffer with its framebuffer ID. Allocated once at start-up; the mapping,
 /// the framebuffer and the buffer object are released in `deinit`, in that order.
-///
-/// The framebuffer is closed (CLOSEFB), not removed: RMFB of a framebuffer still on a plane makes
-/// the kernel take it off with a blocking commit, one per buffer (on the emulated board under
-/// load, closing the devices at stop went from 1036 ms to 73 ms without them). So at exit the
-/// display keeps the last frame shown, the kernel freeing that framebuffer when the next master
-/// (the next start, or the kernel's fbdev console at the last close) replaces it; RMFB only where
-/// the kernel has no CLOSEFB (before 6.8), which then blanks the display as before.
 final class DumbBuffer {
     let framebufferID: UInt32
     let view: ImageView
@@ -66,7 +59,7 @@ final class DumbBuffer {
 
     deinit {
         _ = bk_munmap(view.base, byteCount)
-        if bk_drm_close_framebuffer(card.fd, framebufferID) != 0 { _ = drmModeRmFB(card.fd, framebufferID) }
+        _ = drmModeRmFB(card.fd, framebufferID)
         _ = drmModeDestroyDumbBuffer(card.fd, handle)
     }
 }

@@ -32,11 +32,6 @@ typedef struct {
 /// many were stored, 0 when none was queued, -1 with errno. Other event types are skipped.
 int bk_drm_read_flips(int fd, bk_drm_flip *flips, int capacity);
 
-/// DRM_IOCTL_MODE_CLOSEFB (Linux 6.8): removes `fb_id` from this file without the commit RMFB makes
-/// to take it off a plane, so the plane keeps showing it until the next master sets the display up.
-/// 0, or -1 with errno (EINVAL or ENOTTY on a kernel without it: use RMFB then).
-int bk_drm_close_framebuffer(int fd, uint32_t fb_id);
-
 /// poll(2) for POLLIN on one fd: 1 readable, 0 time-out, -1 with errno. Used on the DRM fd and on
 /// sync-file fences (a fence fd is readable once signalled).
 int bk_poll_readable(int fd, int timeout_ms);
