@@ -162,13 +162,13 @@ public final class KMSSink: FrameSink {
     public var summary: String {
         var text = "display: \(card.driver) \(card.path), \(output.connectorName) \(output.mode.description)"
         text += ", blend \(blend.description)"
-        if let scaledLayer { text += ", display-scaled \(scaledLayer.description)" }
         if let overlay = output.overlayPlaneID, backdrop != nil {
             text += " (backdrop on plane \(output.primaryPlaneID), camera layer on plane \(overlay))"
         }
         text += ", \(slots.count) dumb buffers"
         text += writebackBuffer != nil ? ", writeback on" : (writebackAvailable ? ", writeback available" : "")
-        return text
+        // Start-up logs this line: it says which configuration runs and why the better ones do not.
+        return text + "; " + planReason
     }
 
     /// Queues `slot` for the next vblank and waits for its page flip. Returns the flip's

@@ -34,7 +34,7 @@ struct ScaledPlaneDeviceTests {
         defer { layered.stop() }
         let sink = try KMSSink(options: KMSSinkOptions(mode: wanted, blend: .plane, writeback: true,
                                                        scaledLayer: ScaledLayer(camera: camera, mapping: cpu.mapping)))
-        print("scaled plane (\(fit)): \(sink.summary); \(sink.planReason)")
+        print("scaled plane (\(fit)): \(sink.summary)")
         try #require(sink.outputSize == wanted, "vkms did not grant \(wanted.description)")
         try #require(sink.scaledLayer != nil, "the display did not take the scaled layer: \(sink.planReason)")
         guard case .plane(let premultiplied) = sink.blend else { Issue.record("not in plane mode"); return }
