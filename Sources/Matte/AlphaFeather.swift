@@ -211,25 +211,15 @@ final class AlphaFeather {
         let x0 = 8 * c
         let x1 = min(width, x0 + 8)
         if x1 - x0 == 8 {
-            // Eight column sums in two words of four 16-bit lanes (even and odd bytes); a lane
-            // holds at most 255 * 129, so nothing carries between lanes.
-            let spread: UInt64 = 0x00FF_00FF_00FF_00FF
-            var even: UInt64 = 0
-            var odd: UInt64 = 0
+            // Eight column sums in 16-bit lanes (at most 255 * 129), scaled in 32-bit ones:
+            // vector loads and adds (NEON on the board), the same quotients as the scalar tail.
+            var sums = SIMD8<UInt16>(repeating: 0)
             for k in -radius...radius {
                 let row = horizontal + Int(rowMap[min(lastRow, max(0, y + k))]) * width
-                let word = UnsafeRawPointer(row + x0).loadUnaligned(as: UInt64.self)
-                even &+= word & spread
-                odd &+= (word &>> 8) & spread
+                sums &+= SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(row + x0).loadUnaligned(as: SIMD8<UInt8>.self))
             }
-            var packed: UInt64 = 0
-            for lane in 0..<4 {
-                let shift = UInt64(16 * lane)
-                let e = (Int((even &>> shift) & 0xFFFF) * scale) >> 16
-                let o = (Int((odd &>> shift) & 0xFFFF) * scale) >> 16
-                packed |= UInt64(e) << shift | UInt64(o) << (shift + 8)
-            }
-            UnsafeMutableRawPointer(out + x0).storeBytes(of: packed, as: UInt64.self)
+            let scaled = (SIMD8<UInt32>(truncatingIfNeeded: sums) &* UInt32(scale)) &>> 16
+            UnsafeMutableRawPointer(out + x0).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: scaled), as: SIMD8<UInt8>.self)
         } else {
             for x in x0..<x1 {
                 var sum = 0

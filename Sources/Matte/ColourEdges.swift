@@ -41,6 +41,10 @@ final class ColourEdges {
     private let rowMap: UnsafeMutablePointer<Int32>
     /// Per work column (and one past the last), the first colour column mapped to it or beyond.
     private let firstColumn: UnsafeMutablePointer<Int32>
+    private let lanes: EdgeLanes
+    /// Decide in lanes (EdgeLanes) rather than pixel by pixel; the same bytes either way. False
+    /// only in tests, which compare the two.
+    var vectorised = true
     /// Mark of an uncertain pixel colour has decided: the feather leaves it as colour said, since
     /// blurring it again would spread the subject's alpha over background colour (the rim).
     static let decided: UInt8 = 2
@@ -69,6 +73,7 @@ final class ColourEdges {
         columnMap = grid.columns
         rowMap = grid.rows
         firstColumn = .allocate(capacity: workSize.width + 1)
+        lanes = EdgeLanes(capacity: alphaSize.width)
         var x = 0
         for w in 0...workSize.width {
             while x < alphaSize.width && Int(columnMap[x]) < w { x += 1 }
@@ -216,7 +221,10 @@ final class ColourEdges {
 
     /// Row by row, run by run of uncertain pixels: the sure pixels just left and right of a run
     /// serve every pixel of it (read once); a pixel looks up and down only when those two do
-    /// not already give one subject and one background colour.
+    /// not already give one subject and one background colour. Each run's references and
+    /// colours are gathered first, then decided together in lanes (EdgeLanes); `vectorised`
+    /// false decides pixel by pixel with the scalar formula instead (the reference the tests
+    /// compare against: both give the same bytes).
     @inline(never)
     private func decide(_ probe: ColourProbe) {
         let width = alphaSize.width
@@ -240,18 +248,78 @@ final class ColourEdges {
                 if x > 0 { left = Sample(subject: row[x - 1] >= 128, colour: probe.colour(x: x - 1, y: y)) }
                 var right = Sample()
                 if end < width { right = Sample(subject: row[end] >= 128, colour: probe.colour(x: end, y: y)) }
-                for p in x..<end {
-                    var references = References()
-                    if x > 0 && p - x < lookout { references.add(left) }
-                    if end < width && end - p <= lookout { references.add(right) }
-                    if !references.both {
-                        references.add(vertical(x: p, y: y, step: -1, probe))
-                        references.add(vertical(x: p, y: y, step: 1, probe))
+                if vectorised {
+                    decideRun(from: x, to: end, y: y, left: left, right: right, probe)
+                } else {
+                    for p in x..<end {
+                        let references = references(p: p, y: y, run: x..<end, left: left, right: right, probe)
+                        decide(x: p, y: y, references, probe)
                     }
-                    decide(x: p, y: y, references, probe)
                 }
                 x = end
             }
+        }
+    }
+
+    /// The sure samples pixel `p` of the uncertain `run` in row `y` decides from.
+    @inline(__always)
+    private func references(p: Int, y: Int, run: Range<Int>, left: Sample, right: Sample,
+                            _ probe: ColourProbe) -> References {
+        var references = References()
+        if run.lowerBound > 0 && p - run.lowerBound < lookout { references.add(left) }
+        if run.upperBound < alphaSize.width && run.upperBound - p <= lookout { references.add(right) }
+        if !references.both {
+            references.add(vertical(x: p, y: y, step: -1, probe))
+            references.add(vertical(x: p, y: y, step: 1, probe))
+        }
+        return references
+    }
+
+    /// One run through the lanes: references and colours gathered, decided at once, written back.
+    @inline(never)
+    private func decideRun(from x: Int, to end: Int, y: Int, left: Sample, right: Sample, _ probe: ColourProbe) {
+        let width = alphaSize.width
+        let count = end - x
+        probe.colours(x: x, y: y, count: count, r: lanes.colourR, g: lanes.colourG, b: lanes.colourB)
+        if x > 0 && end < width && count <= lookout && left.subject != right.subject {
+            // Every pixel of the run is within reach of both ends: the same two samples for all.
+            let subject = left.subject ? left.colour : right.colour
+            let ground = left.subject ? right.colour : left.colour
+            for k in 0..<count {
+                lanes.subjectR[k] = subject.x
+                lanes.subjectG[k] = subject.y
+                lanes.subjectB[k] = subject.z
+                lanes.subjectCount[k] = 1
+                lanes.groundR[k] = ground.x
+                lanes.groundG[k] = ground.y
+                lanes.groundB[k] = ground.z
+                lanes.groundCount[k] = 1
+            }
+        } else {
+            gatherReferences(from: x, to: end, y: y, left: left, right: right, probe)
+        }
+        lanes.solve(count: count)
+        let base = y * width + x
+        for k in 0..<count where lanes.alpha[k] >= 0 {
+            plane[base + k] = UInt8(truncatingIfNeeded: lanes.alpha[k])
+            uncertain[base + k] = Self.decided
+            if decidedCount < decidedCapacity { decidedList[decidedCount] = Int32(base + k) }
+            decidedCount += 1
+        }
+    }
+
+    @inline(never)
+    private func gatherReferences(from x: Int, to end: Int, y: Int, left: Sample, right: Sample, _ probe: ColourProbe) {
+        for k in 0..<(end - x) {
+            let r = references(p: x + k, y: y, run: x..<end, left: left, right: right, probe)
+            lanes.subjectR[k] = r.subject.x
+            lanes.subjectG[k] = r.subject.y
+            lanes.subjectB[k] = r.subject.z
+            lanes.subjectCount[k] = r.subjectCount
+            lanes.groundR[k] = r.ground.x
+            lanes.groundG[k] = r.ground.y
+            lanes.groundB[k] = r.ground.z
+            lanes.groundCount[k] = r.groundCount
         }
     }
 
@@ -272,24 +340,34 @@ final class ColourEdges {
 
     @inline(__always)
     private func decide(x: Int, y: Int, _ references: References, _ probe: ColourProbe) {
-        guard references.both else { return }
+        guard let alpha = Self.alpha(subject: references.subject, subjectCount: references.subjectCount,
+                                     ground: references.ground, groundCount: references.groundCount,
+                                     colour: probe.colour(x: x, y: y)) else { return }
         let width = alphaSize.width
-        let f = references.subject / SIMD3<Int32>(repeating: references.subjectCount)
-        let b = references.ground / SIMD3<Int32>(repeating: references.groundCount)
+        plane[y * width + x] = alpha
+        uncertain[y * width + x] = Self.decided
+        if decidedCount < decidedCapacity { decidedList[decidedCount] = Int32(y * width + x) }
+        decidedCount += 1
+    }
+
+    /// The two-colour decision, scalar: F and B the means of the subject's and background's
+    /// samples (sums over counts), I the pixel's colour; nil where colour says nothing (a side
+    /// unsampled, F and B alike, or I far off their line). EdgeLanes computes the same in lanes.
+    static func alpha(subject: SIMD3<Int32>, subjectCount: Int32, ground: SIMD3<Int32>, groundCount: Int32,
+                      colour: SIMD3<Int32>) -> UInt8? {
+        guard subjectCount > 0 && groundCount > 0 else { return nil }
+        let f = subject / SIMD3<Int32>(repeating: subjectCount)
+        let b = ground / SIMD3<Int32>(repeating: groundCount)
         let d = f &- b
         let contrast = Int((d &* d).wrappedSum())
-        guard contrast >= Self.minimumContrast else { return }
-        let e = probe.colour(x: x, y: y) &- b
+        guard contrast >= minimumContrast else { return nil }
+        let e = colour &- b
         let along = Int((e &* d).wrappedSum())
         let length = Int((e &* e).wrappedSum())
         // Squared distance from the F-B line, times |F - B|^2: far off it, colour says nothing.
         let off = length * contrast - along * along
-        guard off <= contrast * contrast else { return }
-        let alpha = min(255, max(0, (along * 255 + contrast / 2) / contrast))
-        plane[y * width + x] = UInt8(alpha)
-        uncertain[y * width + x] = Self.decided
-        if decidedCount < decidedCapacity { decidedList[decidedCount] = Int32(y * width + x) }
-        decidedCount += 1
+        guard off <= contrast * contrast else { return nil }
+        return UInt8(min(255, max(0, (along * 255 + contrast / 2) / contrast)))
     }
 
     /// A sure pixel's side and colour; `found` false when there was none in reach.
@@ -343,6 +421,35 @@ struct ColourProbe {
     }
 
     init(_ view: ImageView) { self.view = view }
+
+    /// Pixels x..<x+count of row y into r, g, b: the format decided once for the run.
+    func colours(x: Int, y: Int, count: Int, r: UnsafeMutablePointer<Int32>, g: UnsafeMutablePointer<Int32>,
+                 b: UnsafeMutablePointer<Int32>) {
+        let row = view.row(y).assumingMemoryBound(to: UInt8.self)
+        switch view.format {
+        case .rgb24:
+            for k in 0..<count {
+                let p = row + 3 * (x + k)
+                r[k] = Int32(p[0])
+                g[k] = Int32(p[1])
+                b[k] = Int32(p[2])
+            }
+        case .xrgb8888, .argb8888:
+            for k in 0..<count {
+                let p = row + 4 * (x + k)
+                r[k] = Int32(p[2])
+                g[k] = Int32(p[1])
+                b[k] = Int32(p[0])
+            }
+        default:
+            for k in 0..<count {
+                let c = colour(x: x + k, y: y)
+                r[k] = c.x
+                g[k] = c.y
+                b[k] = c.z
+            }
+        }
+    }
 
     @inline(__always)
     func colour(x: Int, y: Int) -> SIMD3<Int32> {

@@ -141,6 +141,13 @@ public final class MatteEngine {
     public var lastRunCount: Int { labeller.count }
     public var runCapacity: Int { labeller.capacity }
 
+    /// Colour edges decided in lanes (the default) or pixel by pixel: the same bytes either way;
+    /// for the tests that prove it.
+    var vectorisedEdges: Bool {
+        get { edges.vectorised }
+        set { edges.vectorised = newValue }
+    }
+
     /// Largest feather radius honoured; larger requests are clamped.
     public static var maximumFeatherPixels: Int { AlphaFeather.maximumRadius }
 

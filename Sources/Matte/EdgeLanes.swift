@@ -1,0 +1,125 @@
+/// ColourEdges' two-colour decision for a whole run of pixels, eight lanes at a time.
+///
+/// The per-pixel arithmetic (subject and background means, the projection of the pixel's colour
+/// on the line between them, the off-line test, the division by |F - B|^2) was the matte's
+/// hottest code, and scalar: the means divided three channels by the sample count and alpha
+/// divided by the contrast, each an integer division per pixel. Here every step is exact integer
+/// lane arithmetic the compiler lowers to NEON (and SSE/AVX): the means by small-count
+/// reciprocals, the division by an 8-step binary search on the quotient (alpha is 8 bits), the
+/// off-line test in double lanes (exact: every product is an integer below 2^53). Branch-free selects are written
+/// with sign masks, not pointwiseMin/Max or replacing(with:where:), which stay out-of-line calls
+/// in the optimised build. `ColourEdges.alpha(...)` is the scalar formula this must equal for
+/// every input (EdgeLanesTests checks it; the matte tests compare whole mattes both ways).
+///
+/// Buffers are allocated in init; `solve` allocates nothing. Not thread-safe.
+final class EdgeLanes {
+    static let width = 8
+    typealias Lanes = SIMD8<Int32>
+
+    let capacity: Int
+    private let storage: UnsafeMutablePointer<Int32>
+    /// Inputs per pixel: the sums of the subject's and the background's sample colours and how
+    /// many samples each (0...3; 0 = none), and the pixel's own colour.
+    let subjectR, subjectG, subjectB, subjectCount: UnsafeMutablePointer<Int32>
+    let groundR, groundG, groundB, groundCount: UnsafeMutablePointer<Int32>
+    let colourR, colourG, colourB: UnsafeMutablePointer<Int32>
+    /// Output per pixel: alpha 0...255 where colour decides, -1 where it says nothing.
+    let alpha: UnsafeMutablePointer<Int32>
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        let stride = capacity + Self.width
+        storage = .allocate(capacity: 12 * stride)
+        storage.initialize(repeating: 0, count: 12 * stride)
+        subjectR = storage
+        subjectG = storage + stride
+        subjectB = storage + 2 * stride
+        subjectCount = storage + 3 * stride
+        groundR = storage + 4 * stride
+        groundG = storage + 5 * stride
+        groundB = storage + 6 * stride
+        groundCount = storage + 7 * stride
+        colourR = storage + 8 * stride
+        colourG = storage + 9 * stride
+        colourB = storage + 10 * stride
+        alpha = storage + 11 * stride
+    }
+
+    deinit { storage.deallocate() }
+
+    @inline(__always)
+    private static func load(_ p: UnsafeMutablePointer<Int32>, _ i: Int) -> Lanes {
+        UnsafeRawPointer(p + i).loadUnaligned(as: Lanes.self)
+    }
+
+    /// All ones where `value` < 0, else 0.
+    @inline(__always)
+    private static func negative(_ value: Lanes) -> Lanes { value &>> 31 }
+
+    /// The mean of a colour sum over `count` samples (1...3; exact: for sums up to 765,
+    /// (s * ceil(65536 / n)) >> 16 == s / n).
+    @inline(__always)
+    private static func mean(_ sum: Lanes, _ reciprocal: Lanes) -> Lanes { (sum &* reciprocal) &>> 16 }
+
+    @inline(__always)
+    private static func reciprocal(_ count: Lanes) -> Lanes {
+        // 65536 for 1 (and 0, unused), 32768 for 2, 21846 for 3.
+        Lanes(repeating: 65536) &- (negative(1 &- count) & 32768) &- (negative(2 &- count) & 10922)
+    }
+
+    /// Decides pixels 0..<count (at most `capacity`).
+    @inline(never)
+    func solve(count: Int) {
+        precondition(count <= capacity)
+        // The lanes past the end must decide nothing (and read initialised memory).
+        for i in count..<(count + Self.width) {
+            subjectCount[i] = 0
+            groundCount[i] = 0
+        }
+        var i = 0
+        while i < count {
+            let sn = Self.load(subjectCount, i)
+            let gn = Self.load(groundCount, i)
+            // Both sides sampled: all ones where subject and background counts are above 0.
+            let both = Self.negative(0 &- sn) & Self.negative(0 &- gn)
+            let sr = Self.reciprocal(sn)
+            let gr = Self.reciprocal(gn)
+            let bR = Self.mean(Self.load(groundR, i), gr)
+            let bG = Self.mean(Self.load(groundG, i), gr)
+            let bB = Self.mean(Self.load(groundB, i), gr)
+            let dR = Self.mean(Self.load(subjectR, i), sr) &- bR
+            let dG = Self.mean(Self.load(subjectG, i), sr) &- bG
+            let dB = Self.mean(Self.load(subjectB, i), sr) &- bB
+            let contrast = dR &* dR &+ dG &* dG &+ dB &* dB
+            let contrasted = ~Self.negative(contrast &- Lanes(repeating: Int32(ColourEdges.minimumContrast)))
+            let eR = Self.load(colourR, i) &- bR
+            let eG = Self.load(colourG, i) &- bG
+            let eB = Self.load(colourB, i) &- bB
+            let along = eR &* dR &+ eG &* dG &+ eB &* dB
+            let length = eR &* eR &+ eG &* eG &+ eB &* eB
+            // length * contrast - along^2 <= contrast^2: up to 3.8e10, exact in doubles (below 2^53).
+            let cD = SIMD8<Double>(contrast)
+            let aD = SIMD8<Double>(along)
+            let offD = SIMD8<Double>(length) * cD - aD * aD
+            // The sign bit of contrast^2 - off (+0 when equal): all ones where off <= contrast^2.
+            let margin = unsafeBitCast(cD * cD - offD, to: SIMD8<Int64>.self)
+            let near = ~SIMD8<Int32>(truncatingIfNeeded: margin &>> 63)
+            // alpha = clamp((along * 255 + contrast / 2) / contrast, 0, 255): along clamped to
+            // 0...contrast first gives the same quotient and keeps it within 8 bits.
+            let positive = along & ~Self.negative(along)
+            let over = positive &- contrast
+            let clamped = contrast &+ (over & Self.negative(over))
+            let numerator = clamped &* 255 &+ (contrast &>> 1)
+            var quotient = Lanes(repeating: 0)
+            var bit: Int32 = 128
+            while bit > 0 {
+                let trial = quotient | Lanes(repeating: bit)
+                quotient |= Lanes(repeating: bit) & ~Self.negative(numerator &- trial &* contrast)
+                bit >>= 1
+            }
+            let decided = both & contrasted & near
+            UnsafeMutableRawPointer(alpha + i).storeBytes(of: (quotient & decided) | ~decided, as: Lanes.self)
+            i += Self.width
+        }
+    }
+}
