@@ -55,6 +55,7 @@ public final class MatteEngine {
     /// With a colour frame: the edges decided by colour at colour resolution, then feathered there.
     private let edges: ColourEdges
     private let colourFeather: AlphaFeather
+    private let decontamination: RimDecontamination
     private let directDepth: Bool
 
     private var hasPrevious = false
@@ -115,6 +116,7 @@ public final class MatteEngine {
         feather = AlphaFeather(workSize: workSize, alphaSize: alphaSize)
         edges = ColourEdges(workSize: workSize, alphaSize: alphaSize)
         colourFeather = AlphaFeather(workSize: alphaSize, alphaSize: alphaSize)
+        decontamination = RimDecontamination(size: alphaSize)
     }
 
     deinit {
@@ -206,6 +208,17 @@ public final class MatteEngine {
         } else {
             feather.run(source: softAlpha, radius: parameters.featherPixels, into: alpha)
         }
+    }
+
+    /// After `process`: `colour` (the frame it was given) copied into `output` (same format and
+    /// size) with the camera's background taken out of the colour of alpha's partial pixels
+    /// (RimDecontamination), so the compositor blends subject colour at the rim. Opaque pixels
+    /// are copied unchanged; `colour` itself is not written. Allocates nothing.
+    public func decontaminate(colour: ImageView, alpha: ImageView, into output: ImageView) {
+        precondition(colour.size == alphaSize && alpha.size == alphaSize && output.size == alphaSize
+                     && output.format == colour.format, "matte: decontamination views do not match the engine")
+        decontamination.lookout = 2 * min(AlphaFeather.maximumRadius, max(0, parameters.featherPixels)) + edges.reach + 2
+        decontamination.run(colour: colour, alpha: alpha, into: output)
     }
 
     // MARK: stage 1

@@ -24,6 +24,12 @@ public final class FrameProcessor {
     private let matte: MatteEngine
     private let compositor: Compositor
     private let alpha: PixelBuffer
+    /// The camera frame with the rim's colour decontaminated (MatteEngine.decontaminate): what
+    /// compose blends in place of the frame the matte was built from. The captured frame stays
+    /// raw (photo layers, recordings). Compute thread only, like everything the frame touches.
+    private let cleanColour: PixelBuffer
+    /// The base of the frame `cleanColour` was made from this frame; nil when the matte had none.
+    private var cleanSource: UnsafeMutableRawPointer?
     private let bands: BandWorkers
     /// One per band, so concurrent bands never share row buffers.
     private let scratch: [ComposeScratch]
@@ -56,6 +62,7 @@ public final class FrameProcessor {
         matte = MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: colorSize, projection: projection)
         compositor = Compositor(cameraFormat: colorFormat, cameraSize: colorSize, outputSize: outputSize, fit: fit)
         alpha = try PixelBuffer(allocating: .alpha8, size: colorSize)
+        cleanColour = try PixelBuffer(allocating: colorFormat, size: colorSize)
         messageLayer = MessageLayer(outputSize: outputSize)
         bands = try BandWorkers(helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
         var scratch: [ComposeScratch] = []
@@ -105,13 +112,19 @@ public final class FrameProcessor {
     /// edges and the sensor's shadow strips; nil builds it from depth alone.
     public func buildMatte(depth: ImageView, unitMM: Float, colour: ImageView? = nil) {
         matte.process(depth: depth, unitMM: unitMM, colour: colour, into: alpha.view)
+        cleanSource = nil
+        if let colour, colour.format == colorFormat, colour.size == colorSize {
+            matte.decontaminate(colour: colour, alpha: alpha.view, into: cleanColour.view)
+            cleanSource = colour.base
+        }
     }
 
     /// Composes the current matte and `camera` over `background` into `output`, in bands, with
-    /// the message published last drawn over it.
+    /// the message published last drawn over it. When `camera` is the frame the matte was just
+    /// built from, its decontaminated copy is blended instead.
     public func compose(camera: ImageView, background: ImageView, into output: ImageView) {
         message = messages.take()
-        self.camera = camera
+        self.camera = camera.base == cleanSource ? cleanColour.view : camera
         self.background = background
         self.output = output
         bands.runBands()
