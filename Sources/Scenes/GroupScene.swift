@@ -93,7 +93,9 @@ public final class GroupScene {
 
     /// Frame `frame`: `color` .rgb24 of colourSize, `depth` .z16 of depthSize in millimetres
     /// (0 = no reading), `truth` (optional) .alpha8 of colourSize, 255 on the people.
-    public func render(frame: Int, color: ImageView, depth: ImageView, truth: ImageView?) {
+    /// `thin`, when given (.alpha8 of colourSize), gets the truth of the thin structures alone:
+    /// the hair strands and fingers (shapes at most 20 mm across), for scoring the matte on them.
+    public func render(frame: Int, color: ImageView, depth: ImageView, truth: ImageView?, thin: ImageView? = nil) {
         precondition(color.size == colourSize && color.format == .rgb24)
         precondition(depth.size == depthSize && depth.format == .z16)
         let time = moving ? Float(frame) / Float(max(1, frameRate)) : 0
@@ -103,7 +105,7 @@ public final class GroupScene {
         addPerson(x: 820, z: 2500, height: 1820, phase: time + 0.9, look: 1)
         addPerson(x: 120, z: 2900, height: 1650, phase: time + 1.7, look: 2)
         renderDepth(frame: frame, into: depth)
-        renderColour(into: color, truth: truth)
+        renderColour(into: color, truth: truth, thin: thin)
     }
 
     // MARK: people
@@ -193,7 +195,7 @@ public final class GroupScene {
     // MARK: colour and truth
 
     @inline(never)
-    private func renderColour(into color: ImageView, truth: ImageView?) {
+    private func renderColour(into color: ImageView, truth: ImageView?, thin: ImageView?) {
         let width = colourSize.width
         let camera = colourCamera
         let inverseFx = 1 / camera.fx
@@ -203,6 +205,8 @@ public final class GroupScene {
             let onFloor = room < Self.wallMM
             let truthRow = truth.map { $0.row(y).assumingMemoryBound(to: UInt8.self) }
             truthRow?.update(repeating: 0, count: width)
+            let thinRow = thin.map { $0.row(y).assumingMemoryBound(to: UInt8.self) }
+            thinRow?.update(repeating: 0, count: width)
             for x in 0..<width {
                 let rx = (Float(x) - camera.cx) * inverseFx
                 let (hit, hitRadius) = raster.hit(x: x, y: y, rx: rx, ry: ry, nearerThan: room)
@@ -211,6 +215,7 @@ public final class GroupScene {
                     let shape = raster.shape(hit)
                     rgb = Self.paint(shape, x: rx * shape.z, y: ry * shape.z) * (1 - 0.3 * hitRadius)
                     truthRow?[x] = 255
+                    if min(shape.radiusX, shape.radiusY) <= 10 { thinRow?[x] = 255 }
                 } else if onFloor {
                     rgb = Self.floorColour(x: rx * room, z: room)
                 } else {
