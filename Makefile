@@ -59,6 +59,6 @@ include $(wildcard mk/*.mk)
 # runs the demo; the arm64 one is compared byte for byte under qemu-aarch64), then the
 # end-to-end scenarios, which run the arm64 firmware on the arm64 board too. image-test builds the
 # rpi4 image (cached by its inputs) and reads it without mounting.
-test: unit cli-test soak-test import-crash-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test image-test
+test: unit cli-test soak-test import-crash-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test image-test vboard-record-test
 	@$(MAKE) --no-print-directory e2e E2E_ARM64=1
 	@echo "make test: all stages passed"
