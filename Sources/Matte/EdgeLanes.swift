@@ -1,11 +1,11 @@
-/// ColourEdges' two-colour decision for a whole run of pixels, eight lanes at a time.
+/// ColourEdges' two-colour decision for a whole run of pixels, four lanes at a time.
 ///
 /// The per-pixel arithmetic (subject and background means, the projection of the pixel's colour
 /// on the line between them, the off-line test, the division by |F - B|^2) was the matte's
 /// hottest code, and scalar: the means divided three channels by the sample count and alpha
 /// divided by the contrast, each an integer division per pixel. Here every step is exact integer
 /// lane arithmetic the compiler lowers to NEON (and SSE/AVX): the means by small-count
-/// reciprocals, the division by an 8-step binary search on the quotient (alpha is 8 bits), the
+/// reciprocals, the division by a float quotient corrected to the exact one, the
 /// off-line test in double lanes (exact: every product is an integer below 2^53). Branch-free selects are written
 /// with sign masks, not pointwiseMin/Max or replacing(with:where:), which stay out-of-line calls
 /// in the optimised build. `ColourEdges.alpha(...)` is the scalar formula this must equal for
@@ -13,8 +13,10 @@
 ///
 /// Buffers are allocated in init; `solve` allocates nothing. Not thread-safe.
 final class EdgeLanes {
-    static let width = 8
-    typealias Lanes = SIMD8<Int32>
+    /// Four lanes: one NEON register of 32-bit lanes, and runs are short (about ten pixels), so
+    /// wider lanes would mostly compute padding.
+    static let width = 4
+    typealias Lanes = SIMD4<Int32>
 
     let capacity: Int
     private let storage: UnsafeMutablePointer<Int32>
@@ -98,25 +100,28 @@ final class EdgeLanes {
             let along = eR &* dR &+ eG &* dG &+ eB &* dB
             let length = eR &* eR &+ eG &* eG &+ eB &* eB
             // length * contrast - along^2 <= contrast^2: up to 3.8e10, exact in doubles (below 2^53).
-            let cD = SIMD8<Double>(contrast)
-            let aD = SIMD8<Double>(along)
-            let offD = SIMD8<Double>(length) * cD - aD * aD
+            let cD = SIMD4<Double>(contrast)
+            let aD = SIMD4<Double>(along)
+            let offD = SIMD4<Double>(length) * cD - aD * aD
             // The sign bit of contrast^2 - off (+0 when equal): all ones where off <= contrast^2.
-            let margin = unsafeBitCast(cD * cD - offD, to: SIMD8<Int64>.self)
-            let near = ~SIMD8<Int32>(truncatingIfNeeded: margin &>> 63)
+            let margin = unsafeBitCast(cD * cD - offD, to: SIMD4<Int64>.self)
+            let near = ~Lanes(truncatingIfNeeded: margin &>> 63)
             // alpha = clamp((along * 255 + contrast / 2) / contrast, 0, 255): along clamped to
             // 0...contrast first gives the same quotient and keeps it within 8 bits.
             let positive = along & ~Self.negative(along)
             let over = positive &- contrast
             let clamped = contrast &+ (over & Self.negative(over))
             let numerator = clamped &* 255 &+ (contrast &>> 1)
-            var quotient = Lanes(repeating: 0)
-            var bit: Int32 = 128
-            while bit > 0 {
-                let trial = quotient | Lanes(repeating: bit)
-                quotient |= Lanes(repeating: bit) & ~Self.negative(numerator &- trial &* contrast)
-                bit >>= 1
-            }
+            // The quotient from a float division, then put right by one step either way: the float
+            // error is far below one (numerator < 2^26, contrast exact), so one step is enough.
+            // (A contrast of 0, in lanes that decide nothing, divides by 1 instead.)
+            let divisor = contrast | (Self.negative(contrast &- 1) & 1)
+            // Float to integer by the 1.5 x 2^23 bias (round to nearest, within one of the floor):
+            // the SIMD conversion initialiser stays an out-of-line generic call.
+            let biased = SIMD4<Float>(numerator) / SIMD4<Float>(divisor) + SIMD4<Float>(repeating: 12_582_912)
+            var quotient = unsafeBitCast(biased, to: Lanes.self) &- 0x4B40_0000
+            quotient &+= ~Self.negative(numerator &- (quotient &+ 1) &* contrast) & 1
+            quotient &-= Self.negative(numerator &- quotient &* contrast) & 1
             let decided = both & contrasted & near
             UnsafeMutableRawPointer(alpha + i).storeBytes(of: (quotient & decided) | ~decided, as: Lanes.self)
             i += Self.width
