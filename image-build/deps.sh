@@ -1,7 +1,9 @@
 #!/bin/bash
 # Host packages the image build needs; installs only what is missing.
 set -euo pipefail
-need=(mmdebstrap qemu-user-static genimage bmap-tools mtools dosfstools e2fsprogs fdisk xz-utils systemd)
+# arch-test: mmdebstrap refuses a foreign-architecture root without it ("E: install arch-test for
+# foreign architecture support"), and it is only a Recommends, which --no-install-recommends skips.
+need=(mmdebstrap arch-test qemu-user-static genimage bmap-tools mtools dosfstools e2fsprogs fdisk xz-utils systemd)
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
