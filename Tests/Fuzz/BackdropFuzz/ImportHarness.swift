@@ -151,7 +151,9 @@ enum ImportHarness {
                 _ = path.withUnsafeBufferPointer { symlink(target, $0.baseAddress!) }
             case 5: _ = path.withUnsafeBufferPointer { mkfifo($0.baseAddress!, 0o644) }
             case 6:
-                let fd = path.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+                // O_NOFOLLOW: an earlier record may have made this name a symlink to the decoy, and the
+                // harness itself must not be what changes the decoy.
+                let fd = path.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644) }
                 if fd >= 0 {
                     _ = ftruncate(fd, off_t(limits.fileBytes + 1 + length))
                     close(fd)
