@@ -10,8 +10,16 @@ import KernelIO
 /// folder holds. The files stay where they are (the import never changes a generation it has
 /// switched to) and are decoded again when they come next in line.
 ///
-/// So a switch to a neighbour is a pointer change; the decode of the new neighbour follows in the
-/// same call (`lastSwitch` says how long each part took). The frame path never decodes.
+/// Two ways through the ring:
+/// - live (`aim`, `nextFill`, `filled`; the I/O thread with a `BackdropWorker`): a press to a
+///   neighbour decoded ahead is a pointer change at once; any other press only moves the target,
+///   and the worker decodes it while the frames go on over the backdrop shown. Presses in a burst
+///   coalesce: only the last target is decoded (and one neighbour whose decode had begun). A slot
+///   compute may still read (the one shown until the last switch, while the frame handed off
+///   before it is in compute) is refilled only once a later frame was handed off.
+/// - at once (`next`, `previous`, `select`; offline tools and tests): the new image and its
+///   neighbours are decoded in the call (`lastSwitch` says how long each part took).
+/// The frame path never decodes.
 ///
 /// Loading never fails as a whole: every file is decoded once at load, and files that cannot be
 /// used are skipped and reported as warning lines (file name and reason) for the caller to log; the
@@ -19,9 +27,10 @@ import KernelIO
 /// the library holds the built-in gradient (`usesBuiltInDefault`) plus a warning saying so,
 /// because the box must always show something.
 ///
-/// Not thread-safe: move through the ring from one thread (the I/O thread). A view from `current`
-/// stays valid until two more switches have happened (its slot is the last to be refilled);
-/// `view(at:)` of an image not resident is valid until the next such call.
+/// Not thread-safe: move through the ring from one thread (the I/O thread); the worker touches
+/// only the slot a `BackdropFill` lends it. A view from `current` stays valid until two more
+/// switches have happened (its slot is the last to be refilled); `view(at:)` of an image not
+/// resident is valid until the next such call.
 public final class BackgroundLibrary {
     /// Upper bound on images listed (each costs only its name and path until shown).
     public static let maximumImages = 64
@@ -45,6 +54,15 @@ public final class BackgroundLibrary {
     /// the same memory; only a slot's `index` changes when it is refilled.
     private let slots: [BackdropSlot]
     private var currentSlot = 0
+    /// Live: the image asked for last (`currentIndex` until its decode lands).
+    public private(set) var target = 0
+    /// Live: the slot being filled by the worker (it holds nothing meanwhile).
+    private var filling: Int? = nil
+    /// Live: the slot shown until the last switch, which compute may still read until
+    /// `pairsHandedOff` reaches `until`.
+    private var busy: (slot: Int, until: Int)? = nil
+    /// Live: `pairsHandedOff` when the current image was published.
+    private var shownSince = 0
     private var inspection: BackdropSlot?
     private let decoder = ImageDecoder()
     private var problems: [String] = []
@@ -66,6 +84,10 @@ public final class BackgroundLibrary {
     public var count: Int { entries.count }
     public var current: ImageView { slots[currentSlot].view }
     public var currentName: String { entries[currentIndex].name }
+    /// The name of the image asked for last (shown, or about to be once decoded).
+    public var targetName: String { entries[target].name }
+    /// A press whose image is still being decoded.
+    public var switchPending: Bool { target != currentIndex }
     public func name(at index: Int) -> String { entries[index].name }
 
     /// Bytes of decoded pixels the library holds (the budget above), whatever `count` is.
@@ -103,6 +125,89 @@ public final class BackgroundLibrary {
         return true
     }
 
+    // MARK: live (with a BackdropWorker)
+
+    /// Live: `steps` along the ring from the target (a burst of presses adds up). True when the
+    /// new target is current now (resident: publish `current`, then `published`); false when it
+    /// waits for its decode (`nextFill`), which `filled` later makes current.
+    /// - handedOff: the runner's `pairsHandedOff` now.
+    public func aim(_ steps: Int, handedOff: Int) -> Bool {
+        let count = entries.count
+        target = ((target + steps) % count + count) % count
+        guard target != currentIndex else { return false }
+        guard let held = slots.firstIndex(where: { $0.index == target }) else { return false }
+        makeCurrent(slot: held, handedOff: handedOff)
+        return true
+    }
+
+    /// Live: the current image's view went to compute in the generation published now.
+    public func published(handedOff: Int) { shownSince = handedOff }
+
+    /// Live: the next decode the worker should do, nil when none is needed or possible yet (one at
+    /// a time; a slot compute may read is not taken). Order: the target, then its next and previous
+    /// neighbours. The slot lent is the worker's until `filled`.
+    /// Called on every wake of the loop: allocates nothing unless it returns a fill.
+    public func nextFill(handedOff: Int) -> BackdropFill? {
+        guard filling == nil else { return nil }
+        if let held = busy, handedOff >= held.until { busy = nil }
+        for rank in 0..<3 {
+            let index = wanted(rank)
+            if slots.contains(where: { $0.index == index }) { continue }
+            // Never the slot on screen or one compute may read; rather one holding nothing wanted,
+            // else one holding a neighbour of lower rank than this one.
+            var chosen: Int? = nil, chosenRank = -1
+            for slot in slots.indices where slot != currentSlot && slot != busy?.slot {
+                let held = rankWanted(slots[slot].index)
+                if held == nil { chosen = slot; break }
+                if let held, held > rank, held > chosenRank { chosen = slot; chosenRank = held }
+            }
+            guard let chosen else { return nil }
+            slots[chosen].index = -1
+            filling = chosen
+            return BackdropFill(index: index, slot: slots[chosen], origin: entries[index].origin, fit: fit)
+        }
+        return nil
+    }
+
+    /// What the live ring wants resident, by rank: the target, its next, its previous.
+    private func wanted(_ rank: Int) -> Int {
+        let count = entries.count
+        switch rank {
+        case 0: return target
+        case 1: return (target + 1) % count
+        default: return (target + count - 1) % count
+        }
+    }
+
+    /// The best (lowest) rank at which `index` is wanted, nil when it is not.
+    private func rankWanted(_ index: Int) -> Int? {
+        for rank in 0..<3 where wanted(rank) == index { return rank }
+        return nil
+    }
+
+    /// Live: the worker finished `fill`; true when it made the target current (publish `current`,
+    /// then `published`). A problem decoding it is returned by `takeProblems`.
+    public func filled(_ fill: BackdropFill, problem: String?, handedOff: Int) -> Bool {
+        guard let slot = filling, slots[slot] === fill.slot else { preconditionFailure("backdrop fill not from this library") }
+        filling = nil
+        slots[slot].index = fill.index
+        if let problem { problems.append(problem) }
+        guard fill.index == target, target != currentIndex else { return false }
+        makeCurrent(slot: slot, handedOff: handedOff)
+        return true
+    }
+
+    private func makeCurrent(slot: Int, handedOff: Int) {
+        if let held = busy, handedOff >= held.until { busy = nil }
+        // Compute got the old view only if a frame was handed off since it was published; the
+        // frame in compute then is done once one more is handed off (one frame at a time).
+        if handedOff > shownSince { busy = (currentSlot, handedOff + 1) }
+        currentSlot = slot
+        currentIndex = slots[slot].index
+    }
+
+    // MARK: at once
+
     /// Makes `index` current, then decodes its neighbours into slots that hold neither them, nor
     /// the image shown until now.
     private func show(_ index: Int, after previous: Int) {
@@ -110,6 +215,7 @@ public final class BackgroundLibrary {
         let following = (index + 1) % entries.count, preceding = (index + entries.count - 1) % entries.count
         let wanted = [index, following, preceding, previous]
         currentIndex = index
+        target = index
         currentSlot = ensureResident(index, keeping: wanted)
         let visible = MonotonicClock.nowNanoseconds()
         _ = ensureResident(following, keeping: wanted)
@@ -132,18 +238,8 @@ public final class BackgroundLibrary {
 
     private func fill(_ slot: BackdropSlot, with index: Int) {
         slot.index = index
-        switch entries[index].origin {
-        case .builtIn:
-            BackgroundImage.drawGradient(into: slot.view)
-        case .generated(let backdrop):
-            backdrop.draw(into: slot.view)
-        case .file(let path):
-            do throws(ImageError) {
-                try BackgroundImage.decode(path: path, fit: fit, decoder: decoder, into: slot.view)
-            } catch {
-                problems.append("backgrounds: cannot show " + error.message + "; showing the built-in gradient")
-                BackgroundImage.drawGradient(into: slot.view)
-            }
+        if let problem = BackdropFill.draw(entries[index].origin, fit: fit, decoder: decoder, into: slot.view) {
+            problems.append(problem)
         }
     }
 
@@ -158,7 +254,9 @@ public final class BackgroundLibrary {
 
     /// `load`, with the lines kept apart: `skipped` has one line per file left out (a file each),
     /// `notices` the lines about the folder as a whole (unreadable, no usable image).
-    public static func loadReporting(directory: String, outputSize: FrameSize, fit: FitMode) throws(SystemError)
+    /// `giveUp` is asked before each file (a rescan stopped by the service's stop gives up there).
+    public static func loadReporting(directory: String, outputSize: FrameSize, fit: FitMode,
+                                     giveUp: () -> Bool = { false }) throws(SystemError)
         -> (library: BackgroundLibrary, skipped: [String], notices: [String]) {
         var skipped: [String] = []
         var entries: [BackdropEntry] = []
@@ -169,6 +267,7 @@ public final class BackgroundLibrary {
         case .success(let names):
             let decoder = ImageDecoder()
             for name in names {
+                if giveUp() { break }
                 let path = directory + "/" + name
                 if bk_is_directory(path) == 1 { continue }
                 if entries.count == maximumImages {

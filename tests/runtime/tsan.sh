@@ -17,7 +17,7 @@ if ! swift build "${flags[@]}" --build-tests > "$tmp/build.log" 2>&1; then
   echo "FAIL tsan: build failed"; tail -30 "$tmp/build.log"; exit 1
 fi
 failed=0
-filter=${TSAN_FILTER:-"PipelineTests|KernelIOTests|ScanoutTests|ServiceTests|ComposeTests|PhotosTests|BoothTests|BackdropRescanTests"}
+filter=${TSAN_FILTER:-"PipelineTests|KernelIOTests|ScanoutTests|ServiceTests|ComposeTests|PhotosTests|BoothTests|BackdropWorkerTests|BackdropSwitchTests"}
 TSAN_OPTIONS="halt_on_error=0 allocator_may_return_null=1" swift test "${flags[@]}" --skip-build --filter "$filter" > "$tmp/unit.log" 2>&1
 unit_status=$?
 unit_reports=$(grep -c "WARNING: ThreadSanitizer" "$tmp/unit.log")

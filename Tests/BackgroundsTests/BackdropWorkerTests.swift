@@ -1,0 +1,57 @@
+import Backgrounds
+import Frames
+import ImageCodec
+import KernelIO
+import TestSupport
+import Testing
+
+/// The backdrop worker: SIGHUP's folder rescan and a press's decode on its own thread, each result
+/// back through the loop's wake, one job at a time (TSan runs this suite too: the hand-over is the
+/// only thing shared).
+@Suite struct BackdropWorkerTests {
+    @Test func aRescanComesBackThroughTheLoopWithTheFolderAsItIsNow() throws {
+        let directory = TemporaryDirectory("rescan")
+        let red = BackgroundLibraryTests.solid(FrameSize(width: 64, height: 36), (255, 0, 0))
+        try PNGEncoder.write(red.view, to: directory.file("a.png"))
+        let loop = try EventLoop()
+        let rescan = try BackdropWorker(loop: loop, cpuMask: 0)
+        defer { rescan.stop() }
+        let request = BackdropWorker.Request(directory: directory.path, outputSize: BackgroundLibraryTests.output, fit: .fill)
+        #expect(rescan.take(0) == nil, "nothing before a job")
+        #expect(rescan.start(.rescan(request)))
+        #expect(!rescan.start(.rescan(request)), "one job at a time")
+        var loaded = Self.rescanned(rescan, loop)
+        #expect(loaded?.library?.count == 1)
+        #expect(loaded?.library?.currentName == "a.png")
+        #expect(loaded?.skipped == [])
+
+        // The folder changed (an import switched it): the next rescan sees the new content.
+        try PNGEncoder.write(red.view, to: directory.file("b.png"))
+        _ = directory.write("c.png", [1, 2, 3])
+        #expect(rescan.start(.rescan(request)))
+        loaded = Self.rescanned(rescan, loop)
+        #expect(loaded?.library?.count == 2)
+        #expect(loaded?.skipped.count == 1)
+    }
+
+    @Test func aFolderWithNothingUsableComesBackAsTheBuiltInWithANotice() throws {
+        let directory = TemporaryDirectory("rescan-empty")
+        let loop = try EventLoop()
+        let rescan = try BackdropWorker(loop: loop, cpuMask: 0)
+        defer { rescan.stop() }
+        #expect(rescan.start(.rescan(BackdropWorker.Request(directory: directory.path, outputSize: BackgroundLibraryTests.output, fit: .fill))))
+        var loaded = Self.rescanned(rescan, loop)
+        #expect(loaded?.library?.usesBuiltInDefault == true)
+        #expect(loaded?.notices.count == 1)
+    }
+
+    typealias Loaded = (library: BackgroundLibrary?, skipped: [String], notices: [String])
+
+    /// Waits on the loop for the worker's result, which must be a rescan.
+    static func rescanned(_ worker: BackdropWorker, _ loop: EventLoop) -> Loaded? {
+        var result = worker.take(loop.wait())
+        while result == nil { result = worker.take(loop.wait()) }
+        guard case .rescanned(let library, let skipped, let notices)? = result else { return nil }
+        return (library, skipped, notices)
+    }
+}
