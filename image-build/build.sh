@@ -2,6 +2,8 @@
 # Builds the box's SD-card image, or finds it in the cache, and puts it in build/image/:
 #   backdrop-BOARD.img.xz   flash with Raspberry Pi Imager, `bmaptool copy` or `xzcat | dd`
 #   backdrop-BOARD.img.bmap the block map for bmaptool
+# A board whose boards/BOARD/image-format says `img` (the virtual board: booted here, never
+# flashed) gets a sparse backdrop-BOARD.img instead of the .img.xz.
 #
 # Usage: image-build/build.sh rpi4|qemu-arm64     (root; needs build/firmware/arm64/backdrop)
 #
@@ -17,6 +19,9 @@ self=${BASH_SOURCE[0]}
 recipe=$(cd "$(dirname "$self")" && pwd)
 repo=$(dirname "$recipe")
 [ -d "$recipe/boards/$board" ] || { echo "image: unknown board '$board' (rpi4 or qemu-arm64)" >&2; exit 2; }
+format=img.xz
+[ ! -f "$recipe/boards/$board/image-format" ] || format=$(grep -v -e '^#' -e '^$' "$recipe/boards/$board/image-format")
+case $format in img|img.xz) ;; *) echo "image: boards/$board/image-format says '$format' (img or img.xz)" >&2; exit 2 ;; esac
 [ "$(id -u)" = 0 ] || { echo "image: must run as root (mmdebstrap --mode=root, chroot)" >&2; exit 1; }
 firmware=$repo/build/firmware/arm64/backdrop
 cache=${IMAGE_CACHE:-/var/cache/backdrop-image}
@@ -92,13 +97,13 @@ if [ ! -f "$img/done" ]; then
 fi
 out=$repo/build/image
 mkdir -p "$out"
-for f in img.xz img.bmap; do
-  rm -f "$out/backdrop-$board.$f"
-  ln "$img/backdrop-$board.$f" "$out/backdrop-$board.$f" 2>/dev/null || cp "$img/backdrop-$board.$f" "$out/backdrop-$board.$f"
+rm -f "$out/backdrop-$board.img" "$out/backdrop-$board.img.xz"
+for f in "$format" img.bmap; do
+  ln "$img/backdrop-$board.$f" "$out/backdrop-$board.$f" 2>/dev/null || cp --sparse=always "$img/backdrop-$board.$f" "$out/backdrop-$board.$f"
 done
 cp "$img/manifest.txt" "$out/backdrop-$board.manifest.txt"
 prune_cache
-log "ready in $(( $(date +%s) - t_start )) s: build/image/backdrop-$board.img.xz ($(du -m "$out/backdrop-$board.img.xz" | cut -f1) MB)"
+log "ready in $(( $(date +%s) - t_start )) s: build/image/backdrop-$board.$format ($(du -m "$out/backdrop-$board.$format" | cut -f1) MB on disk)"
 }
 
 # mmdebstrap runs the root's arm64 programs (dpkg, maintainer scripts) through qemu-aarch64. The
@@ -240,11 +245,17 @@ make_image() {
   } > "$work/manifest.txt"
   step "partitions"
   bmaptool create -o "$work/backdrop-$board.img.bmap" "$raw" >&2
-  # -1, not xz's default -6: a fifth of the CPU time (about 1 min instead of 5 here, the longest
-  # step of a re-assembly) for an .img.xz about a fifth larger (60 MB, the goal is under 200).
-  nice -n 10 xz -T2 -1 -c "$raw" > "$work/backdrop-$board.img.xz"
-  step "compressed"
-  echo "image.xz: $(stat -c %s "$work/backdrop-$board.img.xz") bytes" >> "$work/manifest.txt"
+  if [ "$format" = img ]; then
+    # genimage wrote the holes as holes: the image stays sparse (its apparent size, about half on disk).
+    mv "$raw" "$work/backdrop-$board.img"
+    step "kept uncompressed"
+  else
+    # -1, not xz's default -6: a fifth of the CPU time (about 1 min instead of 5 here, the longest
+    # step of a re-assembly) for an .img.xz about a fifth larger (60 MB, the goal is under 200).
+    nice -n 10 xz -T2 -1 -c "$raw" > "$work/backdrop-$board.img.xz"
+    step "compressed"
+    echo "image.xz: $(stat -c %s "$work/backdrop-$board.img.xz") bytes" >> "$work/manifest.txt"
+  fi
   # Keep the raw root partition for comparing two builds; drop the rest of the staging.
   mv "$work/out/root.ext4" "$work/root.ext4"
   rm -rf "$tree" "$boot" "$work/var" "$work/out" "$work/gen-tmp" "$work/empty"

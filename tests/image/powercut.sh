@@ -19,11 +19,11 @@
 # root partition with debugfs) that mounts the data partition and the stick and runs the import,
 # so one trial is one kernel boot.
 #
-# Usage: tests/image/powercut.sh IMAGE.img.xz [TRIALS]    (TRIALS default 200)
+# Usage: tests/image/powercut.sh IMAGE.img|IMAGE.img.xz [TRIALS]    (TRIALS default 200)
 set -euo pipefail
 # The body is one function so bash parses all of it first: editing this file mid-run is then safe.
 main() {
-xzimg=${1:?usage: powercut.sh IMAGE.img.xz [TRIALS]}
+xzimg=${1:?usage: powercut.sh IMAGE.img|IMAGE.img.xz [TRIALS]}
 trials=${2:-200}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 host_backdrop=${HOST_BACKDROP:-$repo/.build/release/backdrop}
@@ -33,7 +33,7 @@ qemu_pid=
 cleanup() { [ -z "$qemu_pid" ] || kill -9 "$qemu_pid" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
 base=$tmp/base.img
-xz -dc "$xzimg" > "$base"
+case $xzimg in *.xz) xz -dc "$xzimg" > "$base" ;; *) cp --sparse=always "$xzimg" "$base" ;; esac
 part() { sfdisk --json "$base" | python3 -c "import json,sys; p=json.load(sys.stdin)['partitiontable']['partitions'][$1]; print(p['start'], p['size'])"; }
 read -r boot_start _ < <(part 0)
 read -r root_start root_size < <(part 1)

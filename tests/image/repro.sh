@@ -39,6 +39,8 @@ for list in root-files.txt data-files.txt; do
 done
 cmp -s "$a/root.ext4" "$b/root.ext4" && echo "repro[$board]: root.ext4 identical byte for byte" ||
   { echo "repro[$board]: root.ext4 differs: $(cmp -l "$a/root.ext4" "$b/root.ext4" | wc -l) bytes"; fail=1; }
-cmp -s "$a/backdrop-$board.img.xz" "$b/backdrop-$board.img.xz" && echo "repro[$board]: .img.xz identical" ||
-  echo "repro[$board]: .img.xz differs"
+# The whole card: .img.xz, or a sparse .img for a board whose image-format says so.
+whole=$(cd "$a" && ls backdrop-"$board".img backdrop-"$board".img.xz 2>/dev/null | head -1)
+cmp -s "$a/$whole" "$b/$whole" && echo "repro[$board]: $whole identical" ||
+  echo "repro[$board]: $whole differs"
 exit $fail
