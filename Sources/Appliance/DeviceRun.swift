@@ -55,8 +55,10 @@ enum DeviceRun {
                                                    projection: DepthRegistration.projection(
                                                        camera: settings.camera, depthSize: source.depthSize,
                                                        colorSize: source.colorSize))
+        let scaled = try scaleOnTheDisplay(sink: sink, processor: processor)
         // The photo's layers are the camera's frames and the matte, as compute sees them; where the
-        // display blends the camera over the backdrop plane, the photo is composed the same way.
+        // display blends the camera over the backdrop plane, the photo is composed the same way
+        // (scaled as the display scales it, when it does).
         let planes: PhotoLayout.Planes
         if case .plane(let premultiplied) = sink.blend { planes = .layerOverBackdrop(premultiplied: premultiplied) } else { planes = .whole }
         let photoLayout = PhotoLayout(compositeSize: sink.outputSize,
@@ -64,9 +66,9 @@ enum DeviceRun {
                                           ? PhotoLayout.Layers(colourFormat: source.colorFormat, colourSize: source.colorSize,
                                                                alphaSize: source.colorSize, depthSize: source.depthSize)
                                           : nil,
-                                      planes: planes)
+                                      planes: planes, layerPlacement: scaled ? processor.placement : nil)
         if case .plane(let premultiplied) = sink.blend {
-            processor.setOutputMode(.layer(premultiplied: premultiplied))
+            processor.setOutputMode(scaled ? .cameraLayer(premultiplied: premultiplied) : .layer(premultiplied: premultiplied))
         }
         let runner = try assembly.startRunner(source: source, sink: sink, processor: processor, pacing: .live,
                                               syncToleranceNanoseconds: tolerance,
@@ -77,6 +79,7 @@ enum DeviceRun {
             Log.warning("real-time priority was not permitted (needs CAP_SYS_NICE or root); running at normal priority")
         }
         Log.info("running: matte \(settings.matte.mode.name), blend \(layer ? "on the display" : "on the CPU"), "
+                 + "\(scaled ? "camera layer \(source.colorSize.description) scaled by the display" : "compose at \(sink.outputSize.description)"), "
                  + "\(processor.bandCount) compute band(s)")
         service.running(devices: "camera \(source.colorFormat.name) \(source.colorSize.description) + depth "
                         + "\(source.depthSize.description) at \(source.frameRate) fps; display \(sink.modeDescription)",
@@ -94,5 +97,26 @@ enum DeviceRun {
         session.run(signals: signals, watch: watch, frames: frames)
         photos.writer?.stop()
         shutdown.mark("photo writer")
+    }
+
+    /// A camera with fewer pixels than the mode: asks the display to scale a camera-sized layer
+    /// (TEST_ONLY decides; compose then follows the camera's pixels, not the TV's) and says which
+    /// configuration runs and why. False: the layer stays output-sized, or the CPU composes frames.
+    /// $BACKDROP_TEST_REFUSE_SCALING (tests only) has the display refuse the scaled layer as a
+    /// driver that cannot scale would, so the fallback can be run on a board that can.
+    private static func scaleOnTheDisplay(sink: KMSSink, processor: FrameProcessor) throws(CommandFailure) -> Bool {
+        guard case .plane = sink.blend, processor.colorSize.pixelCount < sink.outputSize.pixelCount else { return false }
+        if ProcessArguments.environment("BACKDROP_TEST_REFUSE_SCALING") != nil {
+            Log.warning("display: scaling refused for the test (BACKDROP_TEST_REFUSE_SCALING)")
+            sink.refusesScaling = true
+        }
+        let adopted: Bool
+        do throws(ScanoutError) {
+            adopted = try sink.adoptScaledLayer(ScaledLayer(camera: processor.colorSize, mapping: processor.mapping))
+        } catch {
+            throw .runtime("cannot set the display up again: \(error.message)")
+        }
+        Log.info("display layer: \(sink.planReason)")
+        return adopted
     }
 }

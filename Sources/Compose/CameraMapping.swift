@@ -9,7 +9,7 @@ import Frames
 /// stretch: each axis scaled independently.
 /// Nearest sample by pixel centre: output pixel x reads the source pixel containing
 /// (x + 0.5) * sourceCount / targetCount, so the corner pixels map to corner pixels.
-public struct CameraMapping: Equatable {
+public struct CameraMapping: Equatable, Sendable {
     /// Camera column for each output column; -1 outside `activeColumns`.
     public let sourceColumn: [Int32]
     /// Camera row for each output row; -1 outside `activeRows`.

@@ -15,14 +15,49 @@ import Frames
 /// Opaque pixels are the same in straight and premultiplied alpha, so one drawing serves the
 /// CPU-blended frame (XRGB8888) and the overlay plane (ARGB8888) alike. Never allocates: bands
 /// of rows may be drawn by different threads at once (each call touches only `rows`).
+///
+/// Into a camera-sized layer the display scales (`init(placement:)`), the message is laid out at
+/// the output's size as everywhere else, and each layer pixel takes the value of the output pixel
+/// in the middle of the run the display will stretch it over: the screen shows the output-sized
+/// message to within half a layer pixel at each edge, where drawing it at the camera's size would
+/// put it elsewhere (fill crops the layer's bottom rows away) and at another size.
 public struct MessageLayer {
     public let outputSize: FrameSize
     public var textColour: UInt32 = 0xFFFF_FFFF
     public var boxColour: UInt32 = 0xFF00_0000
+    /// Set for a camera-sized layer: the buffers drawn into are `placement.layerSize`.
+    public let placement: LayerPlacement?
+    /// Per layer column (row): the output column (row) it stands for, -1 where the display does
+    /// not show it. Built once.
+    private let shownColumn: [Int32]
+    private let shownRow: [Int32]
 
     public init(outputSize: FrameSize) {
         precondition(outputSize.width > 0 && outputSize.height > 0)
         self.outputSize = outputSize
+        placement = nil
+        shownColumn = []
+        shownRow = []
+    }
+
+    /// The message as the display will show a camera-sized layer placed by `placement`.
+    public init(placement: LayerPlacement) {
+        outputSize = placement.outputSize
+        self.placement = placement
+        shownColumn = Self.middles(placement.mapping.sourceColumn, count: placement.layerSize.width)
+        shownRow = Self.middles(placement.mapping.sourceRow, count: placement.layerSize.height)
+    }
+
+    /// For each source index, the middle of the output run that reads it (-1: none does).
+    private static func middles(_ sources: [Int32], count: Int) -> [Int32] {
+        var first = [Int](repeating: -1, count: count), last = [Int](repeating: -1, count: count)
+        for (output, source) in sources.enumerated() where source >= 0 {
+            if first[Int(source)] < 0 { first[Int(source)] = output }
+            last[Int(source)] = output
+        }
+        var middle = [Int32](repeating: -1, count: count)
+        for index in 0..<count where first[index] >= 0 { middle[index] = Int32((first[index] + last[index]) / 2) }
+        return middle
     }
 
     /// Output pixels per font pixel for `style` before any narrowing for width.
@@ -46,8 +81,16 @@ public struct MessageLayer {
         return region(for: slot.take())
     }
 
-    /// Draws `message` into `rows` of `output` (XRGB8888 or ARGB8888 at `outputSize`).
+    /// Draws `message` into `rows` of `output` (XRGB8888 or ARGB8888 at `outputSize`, or at the
+    /// placement's layer size).
     public func draw(_ message: MessageView, into output: ImageView, rows: Range<Int>) {
+        if let placement {
+            precondition(output.format == .argb8888 && output.size == placement.layerSize,
+                         "the message layer draws into an ARGB8888 layer at the placement's layer size")
+            precondition(rows.lowerBound >= 0 && rows.upperBound <= placement.layerSize.height, "rows outside the layer")
+            drawShown(message, into: output, rows: rows)
+            return
+        }
         precondition((output.format == .xrgb8888 || output.format == .argb8888) && output.size == outputSize,
                      "the message layer draws into XRGB8888 or ARGB8888 at the output size")
         precondition(rows.lowerBound >= 0 && rows.upperBound <= outputSize.height, "rows outside the output")
@@ -82,6 +125,34 @@ public struct MessageLayer {
         let slot = MessageSlot()
         slot.publish(text, style: style)
         draw(slot.take(), into: output, rows: 0..<outputSize.height)
+    }
+
+    /// Each layer pixel the display shows takes the output-sized drawing's value at the output
+    /// pixel it stands for; the rest of the layer is left as compose wrote it.
+    private func drawShown(_ message: MessageView, into layer: ImageView, rows: Range<Int>) {
+        guard let box = layout(message) else { return }
+        let width = layer.size.width
+        let boxRows = box.top..<(box.top + box.height), boxColumns = box.left..<(box.left + box.width)
+        let cell = BitmapFont.advance * box.scale
+        let textLeft = box.left + 2 * box.scale, textTop = box.top + 2 * box.scale
+        for v in rows {
+            let y = Int(shownRow[v])
+            guard boxRows.contains(y) else { continue }
+            let line = layer.row(v).bindMemory(to: UInt32.self, capacity: width)
+            let glyphRow = (y - textTop) >= 0 ? (y - textTop) / box.scale : -1
+            for u in 0..<width {
+                let x = Int(shownColumn[u])
+                guard boxColumns.contains(x) else { continue }
+                var text = false
+                let offset = x - textLeft
+                if glyphRow >= 0 && glyphRow < BitmapFont.glyphHeight && offset >= 0 && offset / cell < message.bytes.count {
+                    let column = (offset % cell) / box.scale
+                    text = column < BitmapFont.glyphWidth
+                        && BitmapFont.isSet(BitmapFont.glyph(for: message.bytes[offset / cell]), column: column, row: glyphRow)
+                }
+                line[u] = text ? textColour : boxColour
+            }
+        }
     }
 
     private func layout(_ message: MessageView) -> (left: Int, top: Int, width: Int, height: Int, scale: Int)? {

@@ -1,3 +1,4 @@
+import Compose
 import Frames
 
 /// The shapes a photo writer preallocates for: the composite always, and with
@@ -35,10 +36,17 @@ public struct PhotoLayout: Equatable, Sendable {
     public var layers: Layers?
     /// `.layerOverBackdrop`: a backdrop buffer is allocated too, for `capture(layer:over:at:)`.
     public var planes: Planes
+    /// With `.layerOverBackdrop`: the layer is camera-sized and the display scales it as this
+    /// says (a layer buffer of that size is allocated too); nil: the layer is `compositeSize`.
+    public var layerPlacement: LayerPlacement?
 
-    public init(compositeSize: FrameSize, layers: Layers? = nil, planes: Planes = .whole) {
+    public init(compositeSize: FrameSize, layers: Layers? = nil, planes: Planes = .whole,
+                layerPlacement: LayerPlacement? = nil) {
+        precondition(layerPlacement == nil || layerPlacement?.outputSize == compositeSize,
+                     "a scaled layer is placed on the composite")
         self.compositeSize = compositeSize
         self.layers = layers
         self.planes = planes
+        self.layerPlacement = layerPlacement
     }
 }

@@ -65,6 +65,9 @@ public final class PhotoWriter: @unchecked Sendable {
     private let composite: PixelBuffer
     /// With `.layerOverBackdrop`: the backdrop under a captured camera layer (see `capture(layer:over:at:)`).
     private let backdrop: Underlay?
+    /// With `.layerOverBackdrop` and a `layerPlacement`: the camera-sized layer captured, put
+    /// over `backdrop` scaled as the display does, into `composite`.
+    private let scaledLayer: Underlay?
     /// Written with the composite before `captured`: it is a layer to be put over `backdrop`.
     private var compositeIsLayer = false
     private let layers: LayerBuffers?
@@ -115,8 +118,14 @@ public final class PhotoWriter: @unchecked Sendable {
             composite = try PixelBuffer(allocating: .xrgb8888, size: layout.compositeSize)
             if case .layerOverBackdrop = layout.planes {
                 backdrop = Underlay(try PixelBuffer(allocating: .xrgb8888, size: layout.compositeSize))
+                if let placement = layout.layerPlacement {
+                    scaledLayer = Underlay(try PixelBuffer(allocating: .argb8888, size: placement.layerSize))
+                } else {
+                    scaledLayer = nil
+                }
             } else {
                 backdrop = nil
+                scaledLayer = nil
             }
             if let kept = layout.layers { layers = try LayerBuffers(kept) } else { layers = nil }
         } catch {
@@ -172,12 +181,12 @@ public final class PhotoWriter: @unchecked Sendable {
     /// the picture a person saw. Needs a layout with `.layerOverBackdrop`.
     public func capture(layer view: ImageView, over backdropView: ImageView, at nanoseconds: UInt64) -> Bool {
         guard let under = backdrop?.buffer.view else { preconditionFailure("capture(layer:over:) needs a layout with .layerOverBackdrop") }
-        precondition(view.format == .argb8888 && view.size == layout.compositeSize,
-                     "the layer must be ARGB8888 at \(layout.compositeSize.description)")
+        let layerSize = layout.layerPlacement?.layerSize ?? layout.compositeSize
+        precondition(view.format == .argb8888 && view.size == layerSize, "the layer must be ARGB8888 at \(layerSize.description)")
         precondition((backdropView.format == .xrgb8888 || backdropView.format == .argb8888)
                      && backdropView.size == layout.compositeSize, "the backdrop must be XRGB8888 at the composite's size")
         guard phase.load(ordering: .acquiring) == Phase.idle.rawValue else { return false }
-        Self.copy(view, into: composite.view)
+        Self.copy(view, into: scaledLayer?.buffer.view ?? composite.view)
         Self.copy(backdropView, into: under)
         compositeIsLayer = true
         capturedAt = nanoseconds
@@ -242,7 +251,12 @@ public final class PhotoWriter: @unchecked Sendable {
                 if layers.has.depth { try writePNG(layers.depth.view, number, .depth) }
             }
             if compositeIsLayer, let under = backdrop?.buffer.view, case .layerOverBackdrop(let premultiplied) = layout.planes {
-                LayerFlatten.flatten(layer: composite.view, premultiplied: premultiplied, over: under, into: composite.view)
+                if let placement = layout.layerPlacement, let layer = scaledLayer?.buffer.view {
+                    LayerFlatten.flatten(layer: layer, placedBy: placement, premultiplied: premultiplied, over: under,
+                                         into: composite.view)
+                } else {
+                    LayerFlatten.flatten(layer: composite.view, premultiplied: premultiplied, over: under, into: composite.view)
+                }
             }
             let bytes: UnsafeRawBufferPointer
             do throws(ImageError) { bytes = try compressor.compress(composite.view) } catch {

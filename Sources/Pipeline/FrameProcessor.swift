@@ -14,7 +14,8 @@ public final class FrameProcessor {
         /// An ARGB8888 camera layer with the matte as alpha, colour multiplied by alpha or not.
         case layer(premultiplied: Bool)
         /// The same layer at the camera's size, for a display plane that scales it (the output
-        /// buffers are `colorSize`; the message is drawn at that size and scaled with it).
+        /// buffers are `colorSize`; the message is laid out at the output's size and drawn so
+        /// that the scaled layer shows it there, see `MessageLayer(placement:)`).
         case cameraLayer(premultiplied: Bool)
     }
 
@@ -88,7 +89,7 @@ public final class FrameProcessor {
         if case .cameraLayer = mode, cameraLayerCompositor == nil {
             cameraLayerCompositor = Compositor(cameraFormat: colorFormat, cameraSize: colorSize, outputSize: colorSize,
                                                fit: .stretch)
-            cameraMessageLayer = MessageLayer(outputSize: colorSize)
+            cameraMessageLayer = MessageLayer(placement: placement)
         }
     }
 
@@ -100,6 +101,11 @@ public final class FrameProcessor {
 
     /// How the compositor maps the camera onto the output (for a display plane's rectangles).
     public var mapping: CameraMapping { compositor.mapping }
+
+    /// Where a display that scales the camera-sized layer shows it (for photos and messages).
+    public var placement: LayerPlacement {
+        LayerPlacement(layer: colorSize, output: outputSize, fit: compositor.fit)
+    }
 
     /// Takes a new generation's settings (compute thread, between frames).
     public func apply(_ generation: FrameGeneration) {

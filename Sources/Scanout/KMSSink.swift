@@ -32,18 +32,21 @@ public final class KMSSink: FrameSink {
     /// Tests only (the end-to-end display-away scenario): while true the connector counts as
     /// unplugged, as a refused commit with the connector gone would have it; vkms cannot unplug.
     public var simulatesUnplug = false
+    /// Tests only: `adoptScaledLayer` counts the scaled layer as refused, as a driver that cannot
+    /// scale planes refuses it at TEST_ONLY, so the fallback runs on a driver that can.
+    public var refusesScaling = false
     /// Times the display was set up again after being re-plugged.
     public private(set) var modesets = 0
     /// The camera-sized layer the display scales, when that configuration runs; `outputView` is
     /// then `scaledLayer.size`.
-    public let scaledLayer: ScaledLayer?
+    public private(set) var scaledLayer: ScaledLayer?
     /// Which configuration runs and why the better ones do not, for the start-up line.
-    public let planReason: String
+    public private(set) var planReason: String
     /// Why the last attempt to set the display up again failed (nil once one succeeds); the
     /// caller says it once.
     public private(set) var modesetFailure: ScanoutError? = nil
 
-    private let slots: [DumbBuffer]
+    private var slots: [DumbBuffer]
     private let backdrop: DumbBuffer?
     private let writebackBuffer: DumbBuffer?
     private let request = AtomicRequest()
@@ -59,6 +62,7 @@ public final class KMSSink: FrameSink {
     private let layerFramebufferProperty: UInt32
     private let writebackFramebufferProperty: UInt32
     private let writebackFenceProperty: UInt32
+    private let writebackRequested: Bool
 
     /// Opens the card (or finds one), the connected display and its mode, allocates every buffer
     /// and sets the mode. Throws `.noDisplayConnected` when nothing is plugged in: see `open`.
@@ -73,6 +77,7 @@ public final class KMSSink: FrameSink {
         self.card = card
         self.output = output
         writebackAvailable = output.writebackConnectorID != nil
+        writebackRequested = options.writeback && output.writeback != nil
         writebackBuffer = options.writeback && output.writeback != nil
             ? try DumbBuffer(card: card, format: .xrgb8888, size: size) : nil
         writebackFramebufferProperty = output.writeback?.id("WRITEBACK_FB_ID") ?? 0
@@ -140,6 +145,45 @@ public final class KMSSink: FrameSink {
                 MonotonicClock.sleep(nanoseconds: UInt64(intervalMS) * 1_000_000)
             }
         }
+    }
+
+    /// Tries a camera-sized layer the display scales, once the camera's size is known (the sink
+    /// opens before the camera, to say on screen that none is there): TEST_ONLY with new
+    /// camera-sized slots, and when the driver accepts, the mode set again with them. Only from
+    /// the output-sized overlay configuration, before a pipeline owns the slots (every slot is
+    /// new afterwards; a notice on screen is gone). Returns true when the scaled layer runs;
+    /// either way `planReason` then says which configuration runs and why.
+    @discardableResult
+    public func adoptScaledLayer(_ layer: ScaledLayer) throws(ScanoutError) -> Bool {
+        guard scaledLayer == nil, let backdrop, case .plane(let premultiplied) = blend else { return scaledLayer == layer }
+        var buffers: [DumbBuffer] = []
+        for _ in 0..<slots.count { buffers.append(try DumbBuffer(card: card, format: .argb8888, size: layer.size)) }
+        do throws(ScanoutError) {
+            if refusesScaling { throw ScanoutError.unsupported("the overlay plane does not scale (refused for a test)") }
+            try Self.testModeset(card: card, output: output, request: request, slots: buffers, backdrop: backdrop, plane: true,
+                                 layer: layer, premultiplied: premultiplied, writeback: writebackRequested)
+        } catch {
+            planReason = LayerPlan.plane.runs + ": " + LayerPlan.scaledPlane(layer).name + " refused (\(error.message))"
+            return false
+        }
+        // The old slots stay alive until the modeset has put the new ones on the planes: removing a
+        // framebuffer still on a plane makes the kernel take the plane off with a blocking commit.
+        let previous = slots
+        let previousLayer = scaledLayer
+        slots = buffers
+        scaledLayer = layer
+        queue = ScanoutQueue(slotCount: slots.count)
+        do throws(ScanoutError) { try modeset(showing: slots.count - 1) } catch {
+            slots = previous
+            scaledLayer = previousLayer
+            queue = ScanoutQueue(slotCount: slots.count)
+            try modeset(showing: slots.count - 1)
+            planReason = LayerPlan.plane.runs + ": " + LayerPlan.scaledPlane(layer).name + " refused (\(error.message))"
+            return false
+        }
+        withExtendedLifetime(previous) {}
+        planReason = LayerPlan.scaledPlane(layer).runs + ": TEST_ONLY accepted the scaled overlay"
+        return true
     }
 
     deinit {

@@ -28,6 +28,12 @@ private final class PhotoFinished: @unchecked Sendable {
 
     /// One synthetic frame through a processor in `mode` over `backdrop`, into a buffer of `format`.
     private func composed(_ mode: FrameProcessor.OutputMode, format: PixelFormat, backdrop: ImageView) throws -> PixelBuffer {
+        try composed(mode, format: format, backdrop: backdrop, camera: camera, output: output, fit: .fit)
+    }
+
+    /// The same at any output size and fit; the buffer is the processor's `composedSize`.
+    private func composed(_ mode: FrameProcessor.OutputMode, format: PixelFormat, backdrop: ImageView, camera: FrameSize,
+                          output: FrameSize, fit: FitMode) throws -> PixelBuffer {
         var feed = try SyntheticSource(seed: 11, colorFormat: .yuyv, colorSize: camera, depthSize: camera,
                                    frameLimit: nil, paced: false)
         var colour = -1, depth = -1
@@ -39,17 +45,20 @@ private final class PhotoFinished: @unchecked Sendable {
             }
         }
         let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: camera, depthSize: camera, outputSize: output,
-                                           fit: .fit, matte: MatteParameters(), projection: nil,
+                                           fit: fit, matte: MatteParameters(), projection: nil,
                                            helperCPUMasks: [], realtimePriority: 0)
         processor.setOutputMode(mode)
-        let result = PixelBuffer(format: format, size: output)
+        let result = PixelBuffer(format: format, size: processor.composedSize)
         processor.buildMatte(depth: feed.depthView(slot: depth), unitMM: feed.depthUnitMM, colour: feed.colorView(slot: colour))
         processor.compose(camera: feed.colorView(slot: colour), background: backdrop, into: result.view)
         processor.stop()
+        #expect(processor.placement == LayerPlacement(layer: camera, output: output, fit: fit))
         return result
     }
 
-    private func gradient() -> PixelBuffer {
+    private func gradient() -> PixelBuffer { gradient(output) }
+
+    private func gradient(_ output: FrameSize) -> PixelBuffer {
         let backdrop = PixelBuffer(format: .xrgb8888, size: output)
         for y in 0..<output.height {
             let row = backdrop.row(y).bindMemory(to: UInt32.self, capacity: output.width)
@@ -116,5 +125,37 @@ private final class PhotoFinished: @unchecked Sendable {
         // Both JPEGs of (nearly) the same picture: straight encodes the same pixels.
         #expect(largestDifference(layered.view, expected.view) <= (premultiplied ? 3 : 0))
         #expect(largestDifference(layerAlone.view, expected.view) > 32, "the old photo (the layer alone) is told apart")
+    }
+
+    /// A display that scales the camera-sized layer (`.cameraLayer`): the layer, flattened over
+    /// the backdrop as the display scales it, is the frame mode's composite of the same frame
+    /// (the CPU path's nearest upscale): straight bit for bit, premultiplied within 1; and the
+    /// photo writer given that layer and the backdrop saves that picture. 16:9 over a 4:3 camera, so fill crops
+    /// the layer and fit letterboxes it.
+    @Test(arguments: [(false, FitMode.fill), (true, FitMode.fill), (false, FitMode.fit), (true, FitMode.fit)])
+    func aCameraSizedLayerFlattenedIsTheFrameModesComposite(premultiplied: Bool, fit: FitMode) throws {
+        // Big enough for the synthetic scene's person to be found by the matte.
+        let camera = FrameSize(width: 160, height: 120), wide = FrameSize(width: 384, height: 216)
+        let backdrop = gradient(wide)
+        let frame = try composed(.frame, format: .xrgb8888, backdrop: backdrop.view, camera: camera, output: wide, fit: fit)
+        let layer = try composed(.cameraLayer(premultiplied: premultiplied), format: .argb8888, backdrop: backdrop.view,
+                                 camera: camera, output: wide, fit: fit)
+        #expect(layer.size == camera)
+        let placement = LayerPlacement(layer: camera, output: wide, fit: fit)
+        let flat = PixelBuffer(format: .xrgb8888, size: wide)
+        LayerFlatten.flatten(layer: layer.view, placedBy: placement, premultiplied: premultiplied,
+                             over: backdrop.view, into: flat.view)
+        #expect(largestDifference(flat.view, frame.view) <= (premultiplied ? 1 : 0))
+        #expect(largestDifference(flat.view, backdrop.view) > 32, "the person is in the picture")
+
+        // The writer's JPEG is the JPEG of that picture: the same pixels through the same encoder.
+        // (Against the frame mode's JPEG, premultiplied's 1-level differences grow to ~15 through
+        // the quantiser at this size.)
+        let expected = try photo(PhotoLayout(compositeSize: wide)) { $0.capture(composite: flat.view, at: 1_000_000_000) }
+        let layered = try photo(PhotoLayout(compositeSize: wide, planes: .layerOverBackdrop(premultiplied: premultiplied),
+                                            layerPlacement: placement)) {
+            $0.capture(layer: layer.view, over: backdrop.view, at: 1_000_000_000)
+        }
+        #expect(largestDifference(layered.view, expected.view) == 0)
     }
 }

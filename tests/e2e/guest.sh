@@ -128,6 +128,9 @@ terminate() {
 }
 
 # While $tmp/display-away exists the display reads as unplugged (vkms cannot unplug its connector).
+# With $work/refuse-scaling (E2E_REFUSE_SCALING=1) the display refuses the scaled camera layer, as
+# a driver that cannot scale would (BACKDROP_TEST_REFUSE_SCALING).
+if [ -e "$work/refuse-scaling" ]; then export BACKDROP_TEST_REFUSE_SCALING=1; fi
 start_backdrop() {
   BACKDROP_TEST_DISPLAY_AWAY_FILE=$tmp/display-away BACKDROP_BOARD_DIR=$work/board "$backdrop" run --config "$1" > "$2" 2>&1 &
   echo $! > "$tmp/pid"

@@ -122,6 +122,7 @@ if [ "$arch" = x86_64 ] && [ $capture = 1 ]; then
 fi
 
 # ---- Scenarios 2-5 in one boot.
+if [ "${E2E_REFUSE_SCALING:-0}" = 1 ]; then touch "$work/refuse-scaling"; fi
 vboard_status=0
 "$repo/vboard/run" --arch "$arch" --timeout 900 -- sh "$repo/tests/e2e/guest.sh" "$work" "$binary" "$work/producer" "${E2E_PARTS:-loopback vivid}" \
   > "$work/guest.out" 2> "$work/guest.err" || vboard_status=$?
@@ -360,6 +361,20 @@ if [ -z "$problems" ]; then
 else
   fail rollback-gesture "$problems"
   tail -n 5 "$out/backdrop-rollback.log" "$out/import.log" 2>/dev/null | sed 's/^/    /'
+fi
+
+# ---- The display path the loopback run took: a 640x480 camera under a 1024x768 mode, so with
+# blend = auto the display scales the camera-sized layer (vkms with vboard/patches/0005) unless
+# told to refuse it (E2E_REFUSE_SCALING=1), when the output-sized layer runs and the line says why.
+layer_line=$(grep "display layer: " "$log1" 2>/dev/null | head -n 1 | sed 's/^.*display layer: //')
+case "${E2E_BLEND:-auto},${E2E_REFUSE_SCALING:-0}" in
+  auto,0) wanted="the display scales the camera layer" ;;
+  auto,1|plane,1) wanted="a scaled overlay refused" ;;
+  plane,0) wanted="the display scales the camera layer" ;;
+  *) wanted= ;;
+esac
+if [ -n "$wanted" ]; then
+  if grep -qF "$wanted" <<< "$layer_line"; then pass display-path "$layer_line"; else fail display-path "wanted '$wanted', the log said '${layer_line:-nothing}'"; fi
 fi
 
 # ---- Scenario 5: latency, from the statistics printed at SIGTERM.
