@@ -210,15 +210,57 @@ public final class MatteEngine {
         }
     }
 
-    /// After `process`: `colour` (the frame it was given) copied into `output` (same format and
-    /// size) with the camera's background taken out of the colour of alpha's partial pixels
-    /// (RimDecontamination), so the compositor blends subject colour at the rim. Opaque pixels
-    /// are copied unchanged; `colour` itself is not written. Allocates nothing.
+    /// After `process`: the camera's background taken out of the colour of alpha's partial
+    /// pixels (RimDecontamination), as a patch of those pixels alone (`rimPatch`), so the
+    /// compositor can blend subject colour at the rim. `colour` (the frame `process` was given) is
+    /// only read. Allocates nothing.
+    public func decontaminate(colour: ImageView, alpha: ImageView) {
+        precondition(colour.size == alphaSize && alpha.size == alphaSize,
+                     "matte: decontamination views do not match the engine")
+        decontamination.lookout = rimLookout
+        decontamination.run(colour: colour, alpha: alpha)
+    }
+
+    /// How far a partial pixel looks for opaque and clear pixels: as far as the feather and the
+    /// colour edges leave partial pixels from solid ones.
+    var rimLookout: Int { 2 * min(AlphaFeather.maximumRadius, max(0, parameters.featherPixels)) + edges.reach + 2 }
+
+    /// Lays the last `decontaminate`'s corrected pixels into `colour`, the frame it read, for the
+    /// blend, keeping the bytes they replace; `restoreRim(in:)` must follow before anyone else
+    /// reads the frame. The frame path's way: it never copies a whole frame. Allocates nothing.
+    public func applyRim(to colour: ImageView) {
+        precondition(colour.size == alphaSize, "matte: the rim patch does not match the frame")
+        decontamination.patch.apply(to: colour)
+    }
+
+    /// Takes `applyRim`'s pixels out of `colour` again: the frame is as captured.
+    public func restoreRim(in colour: ImageView) {
+        precondition(colour.size == alphaSize, "matte: the rim patch does not match the frame")
+        decontamination.patch.restore(colour)
+    }
+
+    /// Pixels the last `decontaminate` recoloured (for tests and diagnostics).
+    public var rimPixelCount: Int { decontamination.patch.count }
+
+    /// `decontaminate`, then `colour` copied into `output` (same format and size) with the patch
+    /// laid in: the decontaminated frame as a whole, for tools and tests. `colour` is not written.
     public func decontaminate(colour: ImageView, alpha: ImageView, into output: ImageView) {
-        precondition(colour.size == alphaSize && alpha.size == alphaSize && output.size == alphaSize
-                     && output.format == colour.format, "matte: decontamination views do not match the engine")
-        decontamination.lookout = 2 * min(AlphaFeather.maximumRadius, max(0, parameters.featherPixels)) + edges.reach + 2
-        decontamination.run(colour: colour, alpha: alpha, into: output)
+        precondition(output.size == alphaSize && output.format == colour.format,
+                     "matte: decontamination views do not match the engine")
+        decontaminate(colour: colour, alpha: alpha)
+        let bytes = colour.format.minimumBytesPerRow(width: alphaSize.width)
+        for y in 0..<alphaSize.height {
+            output.row(y).copyMemory(from: UnsafeRawPointer(colour.row(y)), byteCount: bytes)
+        }
+        if let from = colour.chromaPlane, let to = output.chromaPlane {
+            for y in 0..<((alphaSize.height + 1) / 2) {
+                (to + y * output.bytesPerRow).copyMemory(from: UnsafeRawPointer(from + y * colour.bytesPerRow),
+                                                         byteCount: bytes)
+            }
+        }
+        decontamination.patch.apply(to: output)
+        // The copy keeps the corrected bytes; the patch is left unapplied for the next frame.
+        decontamination.patch.forget()
     }
 
     // MARK: stage 1

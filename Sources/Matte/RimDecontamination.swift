@@ -14,55 +14,58 @@ import Frames
 /// small a and by a matte alpha that need not match the colour's own mixing. Where F and B are
 /// alike (below ColourEdges.minimumContrast) there is nothing to remove and the pixel is left.
 ///
-/// Reads the camera frame and the finished alpha, writes a copy of the frame: the captured frame
-/// stays as it was (photo layers and recordings keep the raw camera colour, and the matte of a
-/// replayed recording decides from the same colour as the box did). Works in the frame's own
-/// channels (R, G, B or Y, Cb, Cr: the swap is affine, so it commutes with the BT.601
-/// conversion). Opaque pixels are never changed: YUYV chroma, shared by a pixel pair, is changed
-/// only when the other pixel of the pair is not opaque; NV12 chroma, shared by 2x2, is left.
-/// Allocates nothing. Not thread-safe (one per matte engine).
+/// Reads the camera frame and the finished alpha and writes nothing into either: the corrected
+/// pixels go into `patch` (RimPatch), which the blend lays into the frame and takes out again, so
+/// the captured frame stays as it was (photo layers and recordings keep the raw camera colour, and
+/// the matte of a replayed recording decides from the same colour as the box did). Only the rim is
+/// touched: alpha is skipped eight pixels at a time where it is all 0 or 255, and each run of
+/// partial pixels along a row takes its left and right confident pixels from the run's two ends
+/// (every pixel between is partial), so only the column search walks pixel by pixel.
+/// Works in the frame's own channels (R, G, B or Y, Cb, Cr: the swap is affine, so it commutes
+/// with the BT.601 conversion). Opaque pixels are never changed: YUYV chroma, shared by a pixel
+/// pair, is changed only when the other pixel of the pair is not opaque; NV12 chroma, shared by
+/// 2x2, is left. Allocates nothing after `init`. Not thread-safe (one per matte engine).
 final class RimDecontamination {
     let size: FrameSize
     /// How far a partial pixel looks for opaque and clear pixels, pixels: set by the engine from
     /// the feather radius (a box of radius r leaves partial pixels up to 2r + 1 from solid ones).
     var lookout: Int = 8
+    /// The last `run`'s corrections.
+    var patch: RimPatch
 
     init(size: FrameSize) {
         self.size = size
+        patch = RimPatch(size: size)
     }
 
-    /// `colour` the camera frame, `alpha` its finished .alpha8 matte (both of `size`), `output` a
-    /// frame of colour's format and size: colour copied with the rim's colour corrected.
-    func run(colour: ImageView, alpha: ImageView, into output: ImageView) {
-        precondition(colour.size == size && alpha.size == size && output.size == size && output.format == colour.format)
-        copy(colour, into: output)
+    /// `colour` the camera frame, `alpha` its finished .alpha8 matte (both of `size`): `patch`
+    /// becomes the rim's corrected pixels.
+    func run(colour: ImageView, alpha: ImageView) {
+        precondition(colour.size == size && alpha.size == size)
+        patch.clear()
         guard colour.format != .z16 && colour.format != .alpha8 else { return }
         let width = size.width
         for y in 0..<size.height {
-            let row = UnsafeRawPointer(alpha.row(y))
+            let row = alpha.row(y).assumingMemoryBound(to: UInt8.self)
             var x = 0
             while x < width {
                 if x + 8 <= width {
-                    let word = row.loadUnaligned(fromByteOffset: x, as: UInt64.self)
-                    if word == 0 || word == ~0 {
+                    // Every byte 0 or 255 (all its bits alike): nothing partial among these eight.
+                    let word = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self)
+                    if (word ^ (word >> 1)) & 0x7F7F_7F7F_7F7F_7F7F == 0 {
                         x += 8
                         continue
                     }
                 }
-                let a = row.load(fromByteOffset: x, as: UInt8.self)
-                if a != 0 && a != 255 { correct(x: x, y: y, colour: colour, alpha: alpha, into: output) }
-                x += 1
-            }
-        }
-    }
-
-    private func copy(_ from: ImageView, into to: ImageView) {
-        let bytes = from.format.minimumBytesPerRow(width: size.width)
-        for y in 0..<size.height { to.row(y).copyMemory(from: UnsafeRawPointer(from.row(y)), byteCount: bytes) }
-        if let fromChroma = from.chromaPlane, let toChroma = to.chromaPlane {
-            for y in 0..<((size.height + 1) / 2) {
-                (toChroma + y * to.bytesPerRow).copyMemory(from: UnsafeRawPointer(fromChroma + y * from.bytesPerRow),
-                                                           byteCount: bytes)
+                let a = row[x]
+                if a == 0 || a == 255 {
+                    x += 1
+                    continue
+                }
+                var end = x + 1
+                while end < width && row[end] != 0 && row[end] != 255 { end += 1 }
+                correctRun(from: x, to: end, y: y, colour: colour, alpha: alpha)
+                x = end
             }
         }
     }
@@ -72,38 +75,58 @@ final class RimDecontamination {
         alpha.row(y).load(fromByteOffset: x, as: UInt8.self)
     }
 
-    /// The nearest opaque or clear pixel from (x, y) along (dx, dy), within `lookout`.
+    /// The nearest opaque or clear pixel from (x, y) along the column (dy = -1 or 1), within `lookout`.
     @inline(__always)
-    private func confident(_ alpha: ImageView, x: Int, y: Int, dx: Int, dy: Int) -> (x: Int, y: Int, opaque: Bool)? {
-        var sx = x
+    private func confidentInColumn(_ alpha: ImageView, x: Int, y: Int, dy: Int) -> (y: Int, opaque: Bool)? {
         var sy = y
         for _ in 0..<lookout {
-            sx += dx
             sy += dy
-            if sx < 0 || sy < 0 || sx >= size.width || sy >= size.height { return nil }
-            let a = Self.alphaAt(alpha, sx, sy)
-            if a == 255 { return (sx, sy, true) }
-            if a == 0 { return (sx, sy, false) }
+            if sy < 0 || sy >= size.height { return nil }
+            let a = Self.alphaAt(alpha, x, sy)
+            if a == 255 { return (sy, true) }
+            if a == 0 { return (sy, false) }
         }
         return nil
     }
 
-    private func correct(x: Int, y: Int, colour: ImageView, alpha: ImageView, into output: ImageView) {
-        var subject: (x: Int, y: Int)?
-        var ground: (x: Int, y: Int)?
-        // Row first (left, right), then column (up, down), stopping once both sides are found.
-        for direction in 0..<4 {
-            if subject != nil && ground != nil { break }
-            let dx = direction == 0 ? -1 : direction == 1 ? 1 : 0
-            let dy = direction == 2 ? -1 : direction == 3 ? 1 : 0
-            guard let found = confident(alpha, x: x, y: y, dx: dx, dy: dy) else { continue }
-            if found.opaque {
-                if subject == nil { subject = (found.x, found.y) }
-            } else if ground == nil {
-                ground = (found.x, found.y)
+    /// The partial pixels from..<to of row y, bounded by confident pixels (or the frame's edge).
+    /// Per pixel, as before the run form: the nearest confident pixel left, right, up, down in that
+    /// order, the first opaque one the subject, the first clear one the background, stopping once
+    /// both are found.
+    private func correctRun(from start: Int, to end: Int, y: Int, colour: ImageView, alpha: ImageView) {
+        let leftOpaque = start > 0 ? Self.alphaAt(alpha, start - 1, y) == 255 : false
+        let rightOpaque = end < size.width ? Self.alphaAt(alpha, end, y) == 255 : false
+        for x in start..<end {
+            var subject: (x: Int, y: Int)?
+            var ground: (x: Int, y: Int)?
+            if start > 0 && x - start + 1 <= lookout {
+                if leftOpaque { subject = (start - 1, y) } else { ground = (start - 1, y) }
             }
+            if end < size.width && end - x <= lookout {
+                if rightOpaque {
+                    if subject == nil { subject = (end, y) }
+                } else if ground == nil {
+                    ground = (end, y)
+                }
+            }
+            var dy = -1
+            while dy <= 1 && (subject == nil || ground == nil) {
+                if let found = confidentInColumn(alpha, x: x, y: y, dy: dy) {
+                    if found.opaque {
+                        if subject == nil { subject = (x, found.y) }
+                    } else if ground == nil {
+                        ground = (x, found.y)
+                    }
+                }
+                dy += 2
+            }
+            guard let subject, let ground else { continue }
+            correct(x: x, y: y, subject: subject, ground: ground, colour: colour, alpha: alpha)
         }
-        guard let subject, let ground else { return }
+    }
+
+    private func correct(x: Int, y: Int, subject: (x: Int, y: Int), ground: (x: Int, y: Int),
+                         colour: ImageView, alpha: ImageView) {
         let f = Self.channels(colour, subject.x, subject.y)
         let b = Self.channels(colour, ground.x, ground.y)
         let i = Self.channels(colour, x, y)
@@ -115,7 +138,15 @@ final class RimDecontamination {
         let share = ((contrast - along) << 12) / contrast
         let shifted = i &+ ((d &* share) &>> 12)
         let clean = SIMD3<Int32>(min(255, max(0, shifted.x)), min(255, max(0, shifted.y)), min(255, max(0, shifted.z)))
-        write(clean, x: x, y: y, alpha: alpha, into: output)
+        var value = UInt32(clean.x) | UInt32(clean.y) << 8 | UInt32(clean.z) << 16
+        if colour.format == .yuyv {
+            // The pair's chroma is its opaque partner's too; with two partial pixels the even one's
+            // estimate is kept. So at most one pixel of a pair writes its chroma (RimPatch relies on it).
+            let partner = x ^ 1
+            let other = partner < size.width ? Self.alphaAt(alpha, partner, y) : 0
+            if other != 255 && (x & 1 == 0 || other == 0) { value |= RimPatch.chromaFlag }
+        }
+        patch.append(x: x, y: y, value: value)
     }
 
     /// The pixel's three channels in the frame's own order (R G B, B G R, or Y Cb Cr).
@@ -138,32 +169,6 @@ final class RimDecontamination {
             return SIMD3(Int32(row[x]), Int32(line[0]), Int32(line[1]))
         case .z16, .alpha8:
             return SIMD3(0, 0, 0)
-        }
-    }
-
-    private func write(_ value: SIMD3<Int32>, x: Int, y: Int, alpha: ImageView, into view: ImageView) {
-        let row = view.row(y).assumingMemoryBound(to: UInt8.self)
-        switch view.format {
-        case .rgb24, .xrgb8888, .argb8888:
-            let p = row + (view.format == .rgb24 ? 3 : 4) * x
-            p[0] = UInt8(truncatingIfNeeded: value.x)
-            p[1] = UInt8(truncatingIfNeeded: value.y)
-            p[2] = UInt8(truncatingIfNeeded: value.z)
-        case .yuyv:
-            row[2 * x] = UInt8(truncatingIfNeeded: value.x)
-            // The pair's chroma is its opaque partner's too; with two partial pixels the even one's
-            // estimate is kept.
-            let partner = x ^ 1
-            let other = partner < size.width ? Self.alphaAt(alpha, partner, y) : 0
-            if other != 255 && (x & 1 == 0 || other == 0) {
-                let pair = row + 4 * (x >> 1)
-                pair[1] = UInt8(truncatingIfNeeded: value.y)
-                pair[3] = UInt8(truncatingIfNeeded: value.z)
-            }
-        case .nv12:
-            row[x] = UInt8(truncatingIfNeeded: value.x)
-        case .z16, .alpha8:
-            break
         }
     }
 }

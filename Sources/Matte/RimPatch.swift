@@ -1,0 +1,116 @@
+import Frames
+
+/// The decontaminated rim as a list of pixel writes, laid into the camera frame for the blend
+/// and taken out again afterwards, so the frame path never copies a whole frame to change a few
+/// percent of it.
+///
+/// Each entry is one pixel (row << 16 | column: no division to find it again) and its new bytes in the frame's own layout:
+/// R G B (or B G R X) in the low three bytes; YUYV Y, Cb, Cr and, in the top byte, 1 when the
+/// pixel also writes its pair's chroma; NV12 Y. No two entries write the same byte (a YUYV pair's
+/// chroma is written by at most one of its two pixels, RimDecontamination.entry), so `apply` and
+/// `restore` are exact inverses whatever their order.
+///
+/// Ownership: the entry memory is allocated once in `init` (room for every pixel of the frame,
+/// the worst case of an all-partial matte) and freed in `deinit`; `apply` and `restore` allocate
+/// nothing. Not thread-safe: one writer (the matte's thread), and the frame it is applied to must
+/// not be read by anyone else between `apply` and `restore` except the compose that wants it.
+public struct RimPatch: ~Copyable {
+    public let size: FrameSize
+    private let places: UnsafeMutablePointer<UInt32>
+    /// The new bytes until `apply`, the frame's old bytes after it (until `restore`).
+    private let values: UnsafeMutablePointer<UInt32>
+    public private(set) var count = 0
+    /// Between `apply` and `restore`: `values` holds the frame's old bytes.
+    public private(set) var applied = false
+
+    static let chromaFlag: UInt32 = 1 << 24
+
+    init(size: FrameSize) {
+        precondition(size.width <= 65536 && size.height <= 65536, "rim patch: frame too large")
+        self.size = size
+        places = .allocate(capacity: max(1, size.pixelCount))
+        values = .allocate(capacity: max(1, size.pixelCount))
+    }
+
+    deinit {
+        places.deallocate()
+        values.deallocate()
+    }
+
+    mutating func clear() {
+        precondition(!applied, "rim patch: cleared while applied")
+        count = 0
+    }
+
+    @inline(__always)
+    mutating func append(x: Int, y: Int, value: UInt32) {
+        places[count] = UInt32(truncatingIfNeeded: y) << 16 | UInt32(truncatingIfNeeded: x)
+        values[count] = value
+        count += 1
+    }
+
+    /// Writes the patch into `frame` (the frame it was computed from), keeping what it replaces.
+    public mutating func apply(to frame: ImageView) {
+        precondition(!applied && frame.size == size, "rim patch: applied twice or to another frame")
+        swapAll(frame)
+        applied = true
+    }
+
+    /// Puts the bytes `apply` replaced back: `frame` is again the frame as captured.
+    public mutating func restore(_ frame: ImageView) {
+        precondition(applied && frame.size == size, "rim patch: restored without apply or to another frame")
+        swapAll(frame)
+        applied = false
+    }
+
+    /// After `apply` to a copy of the frame that is to keep the corrected bytes: the patch is
+    /// spent (no restore owed).
+    mutating func forget() {
+        applied = false
+        count = 0
+    }
+
+    /// Swapping is its own inverse: the first pass writes the new bytes and keeps the old, the
+    /// second writes the old and keeps the new.
+    private func swapAll(_ frame: ImageView) {
+        switch frame.format {
+        case .rgb24, .xrgb8888, .argb8888:
+            let step = frame.format == .rgb24 ? 3 : 4
+            for k in 0..<count {
+                let place = places[k]
+                let p = frame.row(Int(place >> 16)).assumingMemoryBound(to: UInt8.self) + step * Int(place & 0xFFFF)
+                let new = values[k]
+                values[k] = UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16
+                p[0] = UInt8(truncatingIfNeeded: new)
+                p[1] = UInt8(truncatingIfNeeded: new >> 8)
+                p[2] = UInt8(truncatingIfNeeded: new >> 16)
+            }
+        case .yuyv:
+            for k in 0..<count {
+                let place = places[k]
+                let x = Int(place & 0xFFFF)
+                let row = frame.row(Int(place >> 16)).assumingMemoryBound(to: UInt8.self)
+                let new = values[k]
+                var old = UInt32(row[2 * x]) | (new & Self.chromaFlag)
+                row[2 * x] = UInt8(truncatingIfNeeded: new)
+                if new & Self.chromaFlag != 0 {
+                    let pair = row + 4 * (x >> 1)
+                    old |= UInt32(pair[1]) << 8 | UInt32(pair[3]) << 16
+                    pair[1] = UInt8(truncatingIfNeeded: new >> 8)
+                    pair[3] = UInt8(truncatingIfNeeded: new >> 16)
+                }
+                values[k] = old
+            }
+        case .nv12:
+            for k in 0..<count {
+                let place = places[k]
+                let p = frame.row(Int(place >> 16)).assumingMemoryBound(to: UInt8.self) + Int(place & 0xFFFF)
+                let new = values[k]
+                values[k] = UInt32(p[0])
+                p[0] = UInt8(truncatingIfNeeded: new)
+            }
+        case .z16, .alpha8:
+            break
+        }
+    }
+}
