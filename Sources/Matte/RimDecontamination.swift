@@ -21,10 +21,12 @@ import Frames
 /// touched: alpha is skipped eight pixels at a time where it is all 0 or 255, and each run of
 /// partial pixels along a row takes its left and right confident pixels from the run's two ends
 /// (every pixel between is partial), so only the column search walks pixel by pixel.
-/// Works in the frame's own channels (R, G, B or Y, Cb, Cr: the swap is affine, so it commutes
-/// with the BT.601 conversion). Opaque pixels are never changed: YUYV chroma, shared by a pixel
-/// pair, is changed only when the other pixel of the pair is not opaque; NV12 chroma, shared by
-/// 2x2, is left. Allocates nothing after `init`. Not thread-safe (one per matte engine).
+/// The share of background is measured on the colours as shown (RGB; YCbCr frames through the
+/// compositor's conversion), the swap is done in the frame's own channels (R, G, B or Y, Cb, Cr:
+/// it is affine, so it commutes with the BT.601 conversion). Opaque pixels are never changed:
+/// YUYV chroma, shared by a pixel pair, is changed only when the other pixel of the pair is not
+/// opaque (two partial pixels get the mean of their two estimates); NV12 chroma, shared by 2x2,
+/// is left. Allocates nothing after `init`. Not thread-safe (one per matte engine).
 final class RimDecontamination {
     let size: FrameSize
     /// How far a partial pixel looks for opaque and clear pixels, pixels: set by the engine from
@@ -96,7 +98,7 @@ final class RimDecontamination {
     private func correctRun(from start: Int, to end: Int, y: Int, colour: ImageView, alpha: ImageView) {
         let leftOpaque = start > 0 ? Self.alphaAt(alpha, start - 1, y) == 255 : false
         let rightOpaque = end < size.width ? Self.alphaAt(alpha, end, y) == 255 : false
-        for x in start..<end {
+        @inline(__always) func estimate(_ x: Int) -> SIMD3<Int32>? {
             var subject: (x: Int, y: Int)?
             var ground: (x: Int, y: Int)?
             if start > 0 && x - start + 1 <= lookout {
@@ -120,33 +122,87 @@ final class RimDecontamination {
                 }
                 dy += 2
             }
-            guard let subject, let ground else { continue }
-            correct(x: x, y: y, subject: subject, ground: ground, colour: colour, alpha: alpha)
+            guard let subject, let ground else { return nil }
+            return correct(x: x, y: y, subject: subject, ground: ground, colour: colour)
+        }
+        @inline(__always) func packed(_ c: SIMD3<Int32>) -> UInt32 {
+            UInt32(c.x) | UInt32(c.y) << 8 | UInt32(c.z) << 16
+        }
+        guard colour.format == .yuyv else {
+            for x in start..<end {
+                if let clean = estimate(x) { patch.append(x: x, y: y, value: packed(clean)) }
+            }
+            return
+        }
+        // YUYV: a pair shares its chroma. Beside an opaque pixel it stays (opaque pixels never
+        // change); beside a clear one it is the partial pixel's; for two partial pixels it is the
+        // mean of what each wants (its estimate, or the chroma as it is when it has none), the
+        // nearest one chroma gets to both. At most one entry of a pair writes the chroma
+        // (RimPatch relies on it).
+        var x = start
+        while x < end {
+            if x & 1 == 0 && x + 1 < end {
+                let even = estimate(x)
+                let odd = estimate(x + 1)
+                if even != nil || odd != nil {
+                    let raw = Self.channels(colour, x, y)
+                    let wantEven = even ?? raw
+                    let wantOdd = odd ?? raw
+                    let cb = (wantEven.y + wantOdd.y + 1) >> 1
+                    let cr = (wantEven.z + wantOdd.z + 1) >> 1
+                    if let even {
+                        patch.append(x: x, y: y, value: packed(SIMD3(even.x, cb, cr)) | RimPatch.chromaFlag)
+                        if let odd { patch.append(x: x + 1, y: y, value: packed(odd)) }
+                    } else if let odd {
+                        patch.append(x: x + 1, y: y, value: packed(SIMD3(odd.x, cb, cr)) | RimPatch.chromaFlag)
+                    }
+                }
+                x += 2
+                continue
+            }
+            // The partner is confident (or outside the frame).
+            if let clean = estimate(x) {
+                let partner = x ^ 1
+                let other = partner < size.width ? Self.alphaAt(alpha, partner, y) : 0
+                patch.append(x: x, y: y, value: packed(clean) | (other == 255 ? 0 : RimPatch.chromaFlag))
+            }
+            x += 1
         }
     }
 
+    /// The pixel's colour with the background share swapped for the subject's, in the frame's own
+    /// channels; nil where subject and background colours are too alike to tell apart.
+    @inline(__always)
     private func correct(x: Int, y: Int, subject: (x: Int, y: Int), ground: (x: Int, y: Int),
-                         colour: ImageView, alpha: ImageView) {
+                         colour: ImageView) -> SIMD3<Int32>? {
         let f = Self.channels(colour, subject.x, subject.y)
         let b = Self.channels(colour, ground.x, ground.y)
         let i = Self.channels(colour, x, y)
-        let d = f &- b
-        let contrast = (d &* d).wrappedSum()
-        guard contrast >= Int32(ColourEdges.minimumContrast) else { return }
-        let along = min(contrast, max(0, ((i &- b) &* d).wrappedSum()))
+        // The share t is measured on the colours as shown (RGB, the compositor's own conversion
+        // for YCbCr frames): a projection is not kept by the YCbCr-to-RGB map (it is not
+        // orthogonal), so measured in Y Cb Cr a YUYV camera frame and the same frame as RGB (a
+        // recording, `backdrop render`) got different shares and a different rim on screen.
+        let ycbcr = colour.format == .yuyv || colour.format == .nv12
+        let fm = ycbcr ? Self.shown(f) : f
+        let bm = ycbcr ? Self.shown(b) : b
+        let im = ycbcr ? Self.shown(i) : i
+        let dm = fm &- bm
+        let contrast = (dm &* dm).wrappedSum()
+        guard contrast >= Int32(ColourEdges.minimumContrast) else { return nil }
+        let along = min(contrast, max(0, ((im &- bm) &* dm).wrappedSum()))
         // (1 - t) in 12-bit fixed point: one division per pixel, not one per channel.
         let share = ((contrast - along) << 12) / contrast
+        // The swap itself in the frame's channels: affine, so it commutes with the conversion.
+        let d = f &- b
         let shifted = i &+ ((d &* share) &>> 12)
-        let clean = SIMD3<Int32>(min(255, max(0, shifted.x)), min(255, max(0, shifted.y)), min(255, max(0, shifted.z)))
-        var value = UInt32(clean.x) | UInt32(clean.y) << 8 | UInt32(clean.z) << 16
-        if colour.format == .yuyv {
-            // The pair's chroma is its opaque partner's too; with two partial pixels the even one's
-            // estimate is kept. So at most one pixel of a pair writes its chroma (RimPatch relies on it).
-            let partner = x ^ 1
-            let other = partner < size.width ? Self.alphaAt(alpha, partner, y) : 0
-            if other != 255 && (x & 1 == 0 || other == 0) { value |= RimPatch.chromaFlag }
-        }
-        patch.append(x: x, y: y, value: value)
+        return SIMD3<Int32>(min(255, max(0, shifted.x)), min(255, max(0, shifted.y)), min(255, max(0, shifted.z)))
+    }
+
+    /// Y Cb Cr as the compositor shows it, R G B.
+    @inline(__always)
+    private static func shown(_ c: SIMD3<Int32>) -> SIMD3<Int32> {
+        let rgb = YCbCr.rgb(y: c.x, cb: c.y, cr: c.z)
+        return SIMD3(rgb.r, rgb.g, rgb.b)
     }
 
     /// The pixel's three channels in the frame's own order (R G B, B G R, or Y Cb Cr).

@@ -10,7 +10,9 @@ import Testing
 /// byte, on mattes of several kinds and the frame formats the camera gives.
 @Suite struct RimPatchTests {
     /// The decontamination as it was before the rim-only form (commit 2661291), kept as the
-    /// reference: a copy of the frame with each partial pixel corrected by its own four searches.
+    /// reference: a copy of the frame with each partial pixel corrected by its own four searches;
+    /// since then with the share measured on the colours as shown and YUYV pair chroma the mean
+    /// of two partial pixels' estimates (the live/render parity fix).
     struct FullFrameDecontamination {
         let size: FrameSize
         let lookout: Int
@@ -23,10 +25,41 @@ import Testing
                     (to + y * output.bytesPerRow).copyMemory(from: UnsafeRawPointer(from + y * colour.bytesPerRow), byteCount: bytes)
                 }
             }
+            var estimates: [Int: SIMD3<Int32>] = [:]
             for y in 0..<size.height {
                 for x in 0..<size.width {
                     let a = alphaAt(alpha, x, y)
-                    if a != 0 && a != 255 { correct(x: x, y: y, colour: colour, alpha: alpha, into: output) }
+                    if a != 0 && a != 255, let clean = correct(x: x, y: y, colour: colour, alpha: alpha) {
+                        estimates[y * size.width + x] = clean
+                    }
+                }
+            }
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    if let clean = estimates[y * size.width + x] { write(clean, x: x, y: y, into: output) }
+                }
+                guard colour.format == .yuyv else { continue }
+                // Chroma by pairs: kept beside an opaque pixel, the partial pixel's beside a clear
+                // one, the mean of both wishes (estimate, else the chroma as it is) for two partials.
+                for even in stride(from: 0, to: size.width, by: 2) {
+                    let ae = alphaAt(alpha, even, y), ao = alphaAt(alpha, even + 1, y)
+                    if ae == 255 || ao == 255 { continue }
+                    let e = estimates[y * size.width + even], o = estimates[y * size.width + even + 1]
+                    let raw = channels(colour, even, y)
+                    var chroma: SIMD3<Int32>?
+                    if ae != 0 && ao != 0 {
+                        if e != nil || o != nil {
+                            let we = e ?? raw, wo = o ?? raw
+                            chroma = SIMD3(0, (we.y + wo.y + 1) >> 1, (we.z + wo.z + 1) >> 1)
+                        }
+                    } else {
+                        chroma = ae != 0 ? e : o
+                    }
+                    if let chroma {
+                        let pair = output.row(y).assumingMemoryBound(to: UInt8.self) + 2 * even
+                        pair[1] = UInt8(truncatingIfNeeded: chroma.y)
+                        pair[3] = UInt8(truncatingIfNeeded: chroma.z)
+                    }
                 }
             }
         }
@@ -49,7 +82,7 @@ import Testing
             return nil
         }
 
-        func correct(x: Int, y: Int, colour: ImageView, alpha: ImageView, into output: ImageView) {
+        func correct(x: Int, y: Int, colour: ImageView, alpha: ImageView) -> SIMD3<Int32>? {
             var subject: (x: Int, y: Int)?
             var ground: (x: Int, y: Int)?
             for direction in 0..<4 {
@@ -63,18 +96,24 @@ import Testing
                     ground = (found.x, found.y)
                 }
             }
-            guard let subject, let ground else { return }
+            guard let subject, let ground else { return nil }
             let f = channels(colour, subject.x, subject.y)
             let b = channels(colour, ground.x, ground.y)
             let i = channels(colour, x, y)
-            let d = f &- b
-            let contrast = (d &* d).wrappedSum()
-            guard contrast >= Int32(ColourEdges.minimumContrast) else { return }
-            let along = min(contrast, max(0, ((i &- b) &* d).wrappedSum()))
+            // Since the live/render parity fix: the share measured on the colours as shown.
+            func shown(_ c: SIMD3<Int32>) -> SIMD3<Int32> {
+                guard colour.format == .yuyv || colour.format == .nv12 else { return c }
+                let rgb = YCbCr.rgb(y: c.x, cb: c.y, cr: c.z)
+                return SIMD3(rgb.r, rgb.g, rgb.b)
+            }
+            let dm = shown(f) &- shown(b)
+            let contrast = (dm &* dm).wrappedSum()
+            guard contrast >= Int32(ColourEdges.minimumContrast) else { return nil }
+            let along = min(contrast, max(0, ((shown(i) &- shown(b)) &* dm).wrappedSum()))
             let share = ((contrast - along) << 12) / contrast
+            let d = f &- b
             let shifted = i &+ ((d &* share) &>> 12)
-            let clean = SIMD3<Int32>(min(255, max(0, shifted.x)), min(255, max(0, shifted.y)), min(255, max(0, shifted.z)))
-            write(clean, x: x, y: y, alpha: alpha, into: output)
+            return SIMD3<Int32>(min(255, max(0, shifted.x)), min(255, max(0, shifted.y)), min(255, max(0, shifted.z)))
         }
 
         func channels(_ view: ImageView, _ x: Int, _ y: Int) -> SIMD3<Int32> {
@@ -98,7 +137,8 @@ import Testing
             }
         }
 
-        func write(_ value: SIMD3<Int32>, x: Int, y: Int, alpha: ImageView, into view: ImageView) {
+        /// Luma or the three channels; YUYV chroma is written by pairs in `run`.
+        func write(_ value: SIMD3<Int32>, x: Int, y: Int, into view: ImageView) {
             let row = view.row(y).assumingMemoryBound(to: UInt8.self)
             switch view.format {
             case .rgb24, .xrgb8888, .argb8888:
@@ -108,13 +148,6 @@ import Testing
                 p[2] = UInt8(truncatingIfNeeded: value.z)
             case .yuyv:
                 row[2 * x] = UInt8(truncatingIfNeeded: value.x)
-                let partner = x ^ 1
-                let other = partner < size.width ? alphaAt(alpha, partner, y) : 0
-                if other != 255 && (x & 1 == 0 || other == 0) {
-                    let pair = row + 4 * (x >> 1)
-                    pair[1] = UInt8(truncatingIfNeeded: value.y)
-                    pair[3] = UInt8(truncatingIfNeeded: value.z)
-                }
             case .nv12:
                 row[x] = UInt8(truncatingIfNeeded: value.x)
             case .z16, .alpha8:
