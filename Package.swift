@@ -19,6 +19,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
 
+        // libv4l2's format conversion, for colour cameras offering none of YUYV/NV12/MJPEG.
+        .systemLibrary(name: "CV4LConvert", path: "Sources/CV4LConvert", pkgConfig: "libv4lconvert",
+                       providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
                        providers: [.apt(["libdrm-dev"])]),
         // Keeps every libgpiod call in C so libgpiod 1.6 and 2.x both build (see its header).
@@ -33,7 +36,7 @@ let package = Package(
         .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),
         .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Scenes", dependencies: ["Frames", "ImageCodec", "KernelIO", "CInih"]),
-        .target(name: "Capture", dependencies: ["Frames", "KernelIO", "CKernel", "CTurboJPEG"]),
+        .target(name: "Capture", dependencies: ["Frames", "KernelIO", "CKernel", "CTurboJPEG", "CV4LConvert"]),
         .target(name: "Scanout", dependencies: ["Frames", "KernelIO", "CKernel", "CDRM"]),
         .target(name: "Controls"),
         .target(name: "Buttons", dependencies: ["Controls", "KernelIO", "CGpioShim"]),

@@ -84,7 +84,11 @@ public enum CameraSelector {
         var best: (node: DeviceDescription, rank: Int)? = nil
         for node in devices where node.offersColor && !node.isSameNode(as: depthNode) {
             var rank = 0
-            if node.busInfo != depthNode.busInfo { rank += 2 }
+            if node.busInfo != depthNode.busInfo { rank += 4 }
+            // A node read only through libv4lconvert costs a CPU pass per frame, and on a depth
+            // camera it is often the infrared stream (a D435 lists UYVY there): a native colour
+            // node wins, but a converted one on the depth node's bus still beats one elsewhere.
+            if !node.offersNativeColor { rank += 2 }
             if node.driver != depthNode.driver { rank += 1 }
             if best == nil || rank < best!.rank { best = (node, rank) }
         }

@@ -11,6 +11,9 @@ public enum CaptureFormat: UInt8, Sendable, CaseIterable {
     case z16
     /// 16-bit grey; what stock vivid offers and depth cameras without a Z16 fourcc deliver.
     case y16
+    /// A colour format Backdrop does not read itself, converted to RGB24 by libv4lconvert
+    /// (V4LConverter); never offered by a node under this name, never asked for by config.
+    case converted
 
     public var name: String {
         switch self {
@@ -19,6 +22,7 @@ public enum CaptureFormat: UInt8, Sendable, CaseIterable {
         case .mjpeg: return "MJPEG"
         case .z16: return "Z16"
         case .y16: return "Y16"
+        case .converted: return "libv4lconvert"
         }
     }
 
@@ -29,6 +33,7 @@ public enum CaptureFormat: UInt8, Sendable, CaseIterable {
         case .mjpeg: return fourCC("MJPG")
         case .z16: return fourCC("Z16 ")
         case .y16: return fourCC("Y16 ")
+        case .converted: return 0
         }
     }
 
@@ -36,13 +41,13 @@ public enum CaptureFormat: UInt8, Sendable, CaseIterable {
     /// V4L2 has two JPEG fourccs (MJPG, JPEG) for the same stream of baseline JPEG frames.
     public static func fromV4L2(_ code: UInt32) -> CaptureFormat? {
         if code == fourCC("JPEG") { return .mjpeg }
-        for format in allCases where format.v4l2FourCC == code { return format }
+        for format in allCases where format != .converted && format.v4l2FourCC == code { return format }
         return nil
     }
 
     /// Parses a config or command-line name (case-insensitive): yuyv, nv12, mjpeg, z16, y16.
     public static func parse(_ text: String) -> CaptureFormat? {
-        for format in allCases where asciiEqualIgnoringCase(format.name, text) { return format }
+        for format in allCases where format != .converted && asciiEqualIgnoringCase(format.name, text) { return format }
         return nil
     }
 
@@ -65,11 +70,20 @@ public enum CaptureFormat: UInt8, Sendable, CaseIterable {
         case .nv12: return .nv12
         case .mjpeg: return decoded
         case .z16, .y16: return .z16
+        case .converted: return .rgb24
         }
     }
 
     /// The order `auto` tries colour formats in: uncompressed first (no decode cost), MJPEG last.
     public static let colorPreference: [CaptureFormat] = [.yuyv, .nv12, .mjpeg]
+    /// Uncompressed colour formats libv4lconvert 1.22 converts (its supported_src_pixfmts, less
+    /// the ones above and the vendor-specific compressed ones): a node offering only these is
+    /// still a colour camera, read through V4LConverter.
+    public static let convertibleColor: [UInt32] = [
+        fourCC("UYVY"), fourCC("YVYU"), fourCC("YU12"), fourCC("YV12"), fourCC("NV21"), fourCC("NV16"),
+        fourCC("NV61"), fourCC("RGB3"), fourCC("BGR3"), fourCC("RGBP"),
+        fourCC("BA81"), fourCC("GBRG"), fourCC("GRBG"), fourCC("RGGB"),
+    ]
     /// Depth: a real depth fourcc before 16-bit grey.
     public static let depthPreference: [CaptureFormat] = [.z16, .y16]
 

@@ -42,7 +42,13 @@ public struct DeviceDescription: Equatable, Sendable {
     }
 
     public var offersDepth: Bool { canStream && CaptureFormat.depthPreference.contains { offers($0) } }
-    public var offersColor: Bool { canStream && CaptureFormat.colorPreference.contains { offers($0) } }
+    public var offersColor: Bool { canStream && (offersNativeColor || offersConvertibleColor) }
+    /// A colour format Backdrop reads itself (YUYV, NV12, MJPEG).
+    public var offersNativeColor: Bool { CaptureFormat.colorPreference.contains { offers($0) } }
+    /// Only through libv4lconvert (V4LConverter): none of the native ones, one it converts.
+    public var offersConvertibleColor: Bool {
+        !offersNativeColor && formats.contains { CaptureFormat.convertibleColor.contains($0) }
+    }
     /// A depth node that offers no colour format: a RealSense depth node rather than a generic
     /// camera that happens to list 16-bit grey.
     public var isDedicatedDepth: Bool { offersDepth && !offersColor }

@@ -28,6 +28,7 @@ public final class V4L2Camera {
     private var node: FileDescriptorBox?
     private var buffers: CaptureBuffers?
     private let decoder: MJPEGDecoder?
+    private let converter: V4LConverter?
     private let decoded: DecodedFrames?
     private var held: [Bool]
 
@@ -39,15 +40,34 @@ public final class V4L2Camera {
         guard device.canStream else {
             throw .unsupported(path: path, reason: "not a video capture node with streaming I/O")
         }
-        guard let format = request.chooseFormat(offered: device.formats) else {
+        let format: CaptureFormat
+        let negotiated: Negotiated
+        if let native = request.chooseFormat(offered: device.formats) {
+            format = native
+            converter = nil
+            negotiated = try Self.setFormat(fd: raw, path: path, format: format,
+                                            delivered: format.delivered(mjpegDecodedTo: request.mjpegOutput), size: request.size)
+        } else if request.role == .color, request.format == nil, device.offersConvertibleColor {
+            format = .converted
+            let converter = try V4LConverter(fd: raw, path: path, size: request.size)
+            negotiated = Negotiated(size: converter.size, bytesPerRow: converter.sourceBytesPerRow,
+                                    imageBytes: converter.sourceImageBytes)
+            self.converter = converter
+        } else {
             let wanted = request.format?.name ?? "any \(request.role.name) format"
             throw .unsupported(path: path, reason: "\(wanted) not offered; \(device.summary)")
         }
         let delivered = format.delivered(mjpegDecodedTo: request.mjpegOutput)
-        let negotiated = try Self.setFormat(fd: raw, path: path, format: format, delivered: delivered, size: request.size)
         let interval = Self.setFrameRate(fd: raw, framesPerSecond: request.framesPerSecond)
         let buffers = try CaptureBuffers(fd: raw, path: path, requested: request.bufferCount)
-        if format.isCompressed {
+        if converter != nil {
+            decoder = nil
+            do throws(SystemError) {
+                decoded = try DecodedFrames(format: delivered, size: negotiated.size, slots: buffers.count, packedRows: true)
+            } catch {
+                throw .system(error)
+            }
+        } else if format.isCompressed {
             decoder = try MJPEGDecoder(size: negotiated.size, output: delivered)
             do throws(SystemError) {
                 decoded = try DecodedFrames(format: delivered, size: negotiated.size, slots: buffers.count)
@@ -84,6 +104,9 @@ public final class V4L2Camera {
     public var summary: String {
         var text = "\(path) (\(device.card), \(device.busInfo)): \(granted.summary)"
         if decoder != nil { text += ", decoded to \(deliveredFormat.name)" }
+        if let converter {
+            text += ", \(CaptureFormat.fourCCText(converter.sourceFourCC)) converted to RGB24 by libv4lconvert (a CPU pass per frame)"
+        }
         return text
     }
 
@@ -136,10 +159,14 @@ public final class V4L2Camera {
             let slot = Int(buffer.index)
             guard slot < slotCount else { return .failed(.invalidArgument) }
             var usable = buffer.flags & UInt32(BK_V4L2_BUF_FLAG_ERROR) == 0
-            if usable, let decoder, let decoded {
+            if usable, let decoded {
                 let length = min(Int(buffer.bytesused), buffers.lengths[slot])
-                usable = decoder.decode(UnsafeRawBufferPointer(start: buffers.bases[slot], count: length),
-                                        into: decoded.view(slot: slot))
+                let frame = UnsafeRawBufferPointer(start: buffers.bases[slot], count: length)
+                if let decoder {
+                    usable = decoder.decode(frame, into: decoded.view(slot: slot))
+                } else if let converter {
+                    usable = converter.convert(frame, into: decoded.view(slot: slot))
+                }
             }
             guard usable else {
                 statistics.badFrames += 1

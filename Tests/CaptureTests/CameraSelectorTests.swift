@@ -72,6 +72,22 @@ private enum Inventory {
         #expect(selection.colorPath == "/dev/video1")
     }
 
+    /// A node read only through libv4lconvert is a colour camera, chosen after native ones.
+    @Test func aConvertedColourNodeIsTakenOnlyWhenNoNativeOneFits() throws {
+        let uyvyCamera = DeviceDescription(path: "/dev/video0", driver: "uvcvideo", busInfo: "usb-1",
+                                           formats: [Inventory.uyvy])
+        let depth = DeviceDescription(path: "/dev/video2", driver: "uvcvideo", busInfo: "usb-1", formats: [Inventory.z16])
+        let alone = try CameraSelector.select(color: .auto, depth: .auto, devices: [uyvyCamera, depth])
+        #expect(alone.colorPath == "/dev/video0")
+        let native = DeviceDescription(path: "/dev/video4", driver: "uvcvideo", busInfo: "usb-1", formats: [Inventory.yuyv])
+        let withNative = try CameraSelector.select(color: .auto, depth: .auto, devices: [uyvyCamera, depth, native])
+        #expect(withNative.colorPath == "/dev/video4")
+        // The depth camera's own bus still counts for more than the conversion's cost.
+        let elsewhere = DeviceDescription(path: "/dev/video6", driver: "uvcvideo", busInfo: "usb-2", formats: [Inventory.yuyv])
+        let withElsewhere = try CameraSelector.select(color: .auto, depth: .auto, devices: [uyvyCamera, depth, elsewhere])
+        #expect(withElsewhere.colorPath == "/dev/video0")
+    }
+
     @Test func z16IsPreferredOverSixteenBitGrey() throws {
         let devices = [
             DeviceDescription(path: "/dev/video0", busInfo: "a", formats: [Inventory.y16]),

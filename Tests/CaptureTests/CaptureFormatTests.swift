@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct CaptureFormatTests {
     @Test func fourCCsRoundTripThroughTheTable() {
-        for format in CaptureFormat.allCases {
+        for format in CaptureFormat.allCases where format != .converted {
             #expect(CaptureFormat.fromV4L2(format.v4l2FourCC) == format)
         }
         #expect(CaptureFormat.yuyv.v4l2FourCC == 0x5659_5559)  // v4l2_fourcc('Y','U','Y','V')
@@ -51,5 +51,27 @@ import Testing
     @Test func fourCCTextIsReadable() {
         #expect(CaptureFormat.fourCCText(fourCC("Z16 ")) == "Z16 ")
         #expect(CaptureFormat.fourCCText(0x0000_0041) == "A???")
+    }
+
+    /// libv4lconvert's output is never a format a node offers or a config names.
+    @Test func convertedIsNeitherParsedNorReadFromAFourCC() {
+        #expect(CaptureFormat.parse(CaptureFormat.converted.name) == nil)
+        #expect(CaptureFormat.fromV4L2(CaptureFormat.converted.v4l2FourCC) == nil)
+        #expect(CaptureFormat.converted.delivered() == .rgb24)
+        #expect(!CaptureFormat.converted.isDepth && !CaptureFormat.converted.isCompressed)
+        for code in CaptureFormat.convertibleColor { #expect(CaptureFormat.fromV4L2(code) == nil) }
+    }
+
+    @Test func aNodeOfferingOnlyFormatsLibV4LConvertReadsIsAColourCamera() {
+        let uyvyOnly = DeviceDescription(path: "/dev/video0", busInfo: "a", formats: [fourCC("UYVY")])
+        #expect(uyvyOnly.offersColor && uyvyOnly.offersConvertibleColor && !uyvyOnly.offersNativeColor)
+        let both = DeviceDescription(path: "/dev/video1", busInfo: "b", formats: [fourCC("UYVY"), fourCC("YUYV")])
+        #expect(both.offersColor && both.offersNativeColor && !both.offersConvertibleColor)
+        let bayerAndGrey = DeviceDescription(path: "/dev/video2", busInfo: "c", formats: [fourCC("RGGB"), fourCC("Y16 ")])
+        #expect(bayerAndGrey.offersConvertibleColor && bayerAndGrey.offersDepth && !bayerAndGrey.isDedicatedDepth)
+        let h264 = DeviceDescription(path: "/dev/video3", busInfo: "d", formats: [fourCC("H264")])
+        #expect(!h264.offersColor)
+        let noStreaming = DeviceDescription(path: "/dev/video4", busInfo: "e", canStream: false, formats: [fourCC("UYVY")])
+        #expect(!noStreaming.offersColor)
     }
 }

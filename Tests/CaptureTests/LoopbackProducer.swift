@@ -7,11 +7,12 @@ import KernelIO
 /// Feeds two v4l2loopback output nodes with known frames, like a RealSense's colour and depth
 /// streams: frame n's colour luma at (x, y) is (x + 3y + n) mod 256 with chroma n mod 256, and its
 /// depth at (x, y) is 500 + (x + 2y + n) mod 3000. A consumer recovers n from one pixel and
-/// checks the rest. With `jpeg`, the colour node instead carries that MJPEG frame over and over.
+/// checks the rest. With `fixed`, the colour node instead carries that one frame (an MJPEG frame,
+/// or UYVY for the libv4lconvert path) over and over, in its fourcc.
 /// Runs on its own thread, one frame pair every 33 ms.
 final class LoopbackProducer: @unchecked Sendable {
     let size: FrameSize
-    let jpeg: [UInt8]?
+    let fixed: (fourCC: UInt32, bytes: [UInt8])?
     private let lock = NSLock()
     private var stopping = false
     private var thread: Thread?
@@ -19,7 +20,12 @@ final class LoopbackProducer: @unchecked Sendable {
 
     init(size: FrameSize, jpeg: [UInt8]? = nil) {
         self.size = size
-        self.jpeg = jpeg
+        self.fixed = jpeg.map { (fourCC("MJPG"), $0) }
+    }
+
+    init(size: FrameSize, fixed fourCC: UInt32, frame: [UInt8]) {
+        self.size = size
+        self.fixed = (fourCC, frame)
     }
 
     static func loopbackOutputs() -> (color: String, depth: String)? {
@@ -35,12 +41,17 @@ final class LoopbackProducer: @unchecked Sendable {
         bk_v4l2_device_number("/dev/video12") != 0 ? "/dev/video12" : nil
     }
 
+    /// A fourth, for UYVY (a format only libv4lconvert reads here; capture-guest.sh creates video13).
+    static func uyvyOutput() -> String? {
+        bk_v4l2_device_number("/dev/video13") != 0 ? "/dev/video13" : nil
+    }
+
     static func colorByte(x: Int, y: Int, frame: Int) -> UInt8 { UInt8(truncatingIfNeeded: x + 3 * y + frame) }
     static func depthValue(x: Int, y: Int, frame: Int) -> UInt16 { UInt16(500 + (x + 2 * y + frame) % 3000) }
 
     func start(color: String, depth: String?) throws {
-        let size = self.size, jpeg = self.jpeg
-        let colorFD = try Self.openOutput(color, format: fourCC(jpeg == nil ? "YUYV" : "MJPG"), size: size)
+        let size = self.size, fixed = self.fixed?.bytes
+        let colorFD = try Self.openOutput(color, format: self.fixed?.fourCC ?? fourCC("YUYV"), size: size)
         let depthFD: Int32 = try depth.map { path throws in try Self.openOutput(path, format: fourCC("Z16 "), size: size) } ?? -1
         thread = Thread { [self] in
             var colorFrame = [UInt8](repeating: 0, count: size.pixelCount * 2)
@@ -54,8 +65,8 @@ final class LoopbackProducer: @unchecked Sendable {
                         depthFrame[y * size.width + x] = Self.depthValue(x: x, y: y, frame: frame)
                     }
                 }
-                if let jpeg {
-                    _ = jpeg.withUnsafeBytes { bk_write(colorFD, $0.baseAddress, $0.count) }
+                if let fixed {
+                    _ = fixed.withUnsafeBytes { bk_write(colorFD, $0.baseAddress, $0.count) }
                 } else {
                     _ = colorFrame.withUnsafeBytes { bk_write(colorFD, $0.baseAddress, $0.count) }
                 }

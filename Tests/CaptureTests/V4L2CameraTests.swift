@@ -146,6 +146,53 @@ extension VideoHardware {
             #expect(camera.statistics.badFrames == 0)
         }
 
+        /// A colour camera offering none of YUYV, NV12 or MJPEG: a loopback node carries UYVY made
+        /// here (grey: neutral chroma), `auto` falls back to libv4lconvert, says so in the summary,
+        /// and hands out RGB24 whose three channels equal the luma written (its YUV to RGB is
+        /// full range, so neutral chroma leaves Y unchanged).
+        @Test(.enabled(if: LoopbackProducer.uyvyOutput() != nil, Comment(rawValue: VideoNodes.noUYVYLoopback)))
+        func uyvyFromALoopbackNodeArrivesConvertedToRGB() throws {
+            let output = try #require(LoopbackProducer.uyvyOutput())
+            let size = FrameSize(width: 64, height: 48)
+            var frame = [UInt8](repeating: 128, count: size.pixelCount * 2)
+            for y in 0..<size.height {
+                for x in 0..<size.width { frame[(y * size.width + x) * 2 + 1] = Self.grey(x: x, y: y) }
+            }
+            let producer = LoopbackProducer(size: size, fixed: fourCC("UYVY"), frame: frame)
+            try producer.start(color: output, depth: nil)
+            defer { producer.stop() }
+            var device: DeviceDescription?
+            for _ in 0..<100 where device?.formats.isEmpty ?? true {
+                device = try? DeviceProbe.describe(path: output)
+                if device?.formats.isEmpty ?? true { MonotonicClock.sleep(nanoseconds: 50_000_000) }
+            }
+            let node = try #require(device, "loopback UYVY node never offered capture")
+            try #require(node.offersConvertibleColor, "\(node.summary)")
+            let camera = try V4L2Camera(path: output, request: StreamRequest(role: .color, size: size))
+            #expect(camera.granted.format == .converted)
+            #expect(camera.granted.size == size)
+            #expect(camera.deliveredFormat == .rgb24)
+            #expect(camera.summary.contains("UYVY converted to RGB24 by libv4lconvert"))
+            try camera.start()
+            var mismatches = 0, checked = 0
+            let taken = Self.take(5, from: camera) { slot, _ in
+                let view = camera.view(slot: slot)
+                for y in 0..<size.height {
+                    let row = view.row(y).assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<size.width {
+                        let grey = Self.grey(x: x, y: y)
+                        if row[3 * x] != grey || row[3 * x + 1] != grey || row[3 * x + 2] != grey { mismatches += 1 }
+                    }
+                }
+                checked += 1
+            }
+            #expect(taken == 5 && checked == 5)
+            #expect(mismatches == 0)
+            #expect(camera.statistics.badFrames == 0)
+        }
+
+        private static func grey(x: Int, y: Int) -> UInt8 { UInt8(truncatingIfNeeded: 16 + 3 * x + y) }
+
         @Test(.enabled(if: VideoNodes.depthNode != nil, Comment(rawValue: VideoNodes.noDepth)))
         func depthNodeDeliversSixteenBitFrames() throws {
             let node = try #require(VideoNodes.depthNode)

@@ -21,6 +21,7 @@ enum VideoNodes {
     static let noPair = "no pair of vivid nodes here (the virtual board loads two vivid instances: tests/vboard/capture.sh)"
     static let noLoopback = "no v4l2loopback nodes /dev/video10 and /dev/video11 here (the virtual board has them: tests/vboard/capture.sh)"
     static let noMJPEGLoopback = "no third v4l2loopback node /dev/video12 here (tests/vboard/capture-guest.sh creates it)"
+    static let noUYVYLoopback = "no fourth v4l2loopback node /dev/video13 here (tests/vboard/capture-guest.sh creates it)"
     /// Unplug and module reload change the machine's devices, so they run only where asked.
     static let faultsAllowed = ProcessInfo.processInfo.environment["BACKDROP_VBOARD_FAULTS"] == "1"
     static let noFaults = "unplug/reload test runs only on the virtual board (BACKDROP_VBOARD_FAULTS=1, tests/vboard/capture.sh)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Guest half of capture.sh (runs inside the virtual board). Two vivid instances give `auto` a
 # colour and a depth node (vivid lists Z16 with our patch). v4l2loopback is reloaded with a third
-# node, video12, for MJPEG: a loopback node keeps the format of its first writer.
+# node, video12, for MJPEG, and a fourth, video13, for UYVY (read through libv4lconvert): a loopback
+# node keeps the format of its first writer.
 # Fails when a hardware test was skipped rather than run.
 #   capture-guest.sh BUNDLE
 bundle=$1
@@ -9,8 +10,8 @@ out=/tmp/capture-tests.out
 modprobe -r vivid 2>/dev/null
 modprobe vivid n_devs=2 node_types=0x1,0x1 || { echo "capture-guest: cannot load vivid"; exit 1; }
 modprobe -r v4l2loopback 2>/dev/null
-modprobe v4l2loopback devices=3 video_nr=10,11,12 exclusive_caps=1,1,1 \
-  card_label=vboard-colour,vboard-depth,vboard-mjpeg max_buffers=4 ||
+modprobe v4l2loopback devices=4 video_nr=10,11,12,13 exclusive_caps=1,1,1,1 \
+  card_label=vboard-colour,vboard-depth,vboard-mjpeg,vboard-uyvy max_buffers=4 ||
   { echo "capture-guest: cannot load v4l2loopback"; exit 1; }
 for node in /dev/video*; do
   echo "capture-guest: $node: $(cat "/sys/class/video4linux/${node#/dev/}/name" 2>/dev/null)"
