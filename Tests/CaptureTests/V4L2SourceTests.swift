@@ -134,16 +134,7 @@ extension VideoHardware {
             let failure = controlNode!.withRawValue { V4L2Funnel.control($0, BK_VIDIOC_S_CTRL, &press) }
             #expect(failure == nil)
 
-            var sawDisconnect = false
-            for _ in 0..<50 where !sawDisconnect {
-                switch source.nextEvent(timeoutNanoseconds: 100_000_000) {
-                case .color(let slot, _): source.releaseColor(slot: slot)
-                case .depth(let slot, _): source.releaseDepth(slot: slot)
-                case .disconnected: sawDisconnect = true
-                default: break
-                }
-            }
-            #expect(sawDisconnect)
+            #expect(Self.waitForDisconnect(source))
             #expect(!source.isConnected)
             // Still disconnected: each call waits out its time-out instead of returning at once.
             let start = MonotonicClock.nowNanoseconds()
@@ -190,14 +181,7 @@ extension VideoHardware {
                 _ = fault_scope_begin()
                 defer { fault_scope_end() }
                 fault_fail(Int32(BK_CALL_IOCTL), Int32(FAULT_ANY_FD), BK_VIDIOC_DQBUF, Int32(BK_ENODEV), 0, 1)
-                for _ in 0..<50 where !sawDisconnect {
-                    switch source.nextEvent(timeoutNanoseconds: 100_000_000) {
-                    case .color(let slot, _): source.releaseColor(slot: slot)
-                    case .depth(let slot, _): source.releaseDepth(slot: slot)
-                    case .disconnected: sawDisconnect = true
-                    default: break
-                    }
-                }
+                sawDisconnect = Self.waitForDisconnect(source)
                 #expect(fault_injected() == 1)
             }
             #expect(sawDisconnect)
@@ -206,6 +190,20 @@ extension VideoHardware {
             try source.reopen()
             #expect(source.isConnected)
             #expect(Self.frames(4, from: source) == 4)
+        }
+
+        /// Releases frames as they come until the source says `disconnected`; false when it has
+        /// not within 50 waits of 100 ms.
+        static func waitForDisconnect(_ source: V4L2Source) -> Bool {
+            for _ in 0..<50 {
+                switch source.nextEvent(timeoutNanoseconds: 100_000_000) {
+                case .color(let slot, _): source.releaseColor(slot: slot)
+                case .depth(let slot, _): source.releaseDepth(slot: slot)
+                case .disconnected: return true
+                default: break
+                }
+            }
+            return false
         }
 
         /// Takes up to `count` frames of either stream, releasing each; bounded by attempts.

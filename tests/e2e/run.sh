@@ -33,6 +33,7 @@
 #                  back, the config is reloaded, neither button counts on its own
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$repo/tests/vboard/board-camera.sh"
 arch=x86_64
 binary=
 capture=1
@@ -87,14 +88,7 @@ temporal_percent = 0
 [background]
 fit = fill
 directory = $work/backdrops
-[camera]
-source = v4l2
-color_device = auto
-depth_device = auto
-width = 640
-height = 480
-fps = 30
-color_format = yuyv
+$BOARD_CAMERA_CONFIG
 [output]
 sink = kms
 writeback = true

@@ -13,6 +13,7 @@
 # Not part of `make test` (it runs half an hour); `make board-soak` runs it. Exit 0 when flat.
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$repo/tests/vboard/board-camera.sh"
 arch=x86_64 minutes=30 unplug_s=180 tick_s=10 binary=
 while (($#)); do
   case $1 in
@@ -48,14 +49,7 @@ far_mm = 2000
 [background]
 fit = fill
 directory = $work/backdrops
-[camera]
-source = v4l2
-color_device = auto
-depth_device = auto
-width = 640
-height = 480
-fps = 30
-color_format = yuyv
+$BOARD_CAMERA_CONFIG
 [output]
 sink = kms
 [buttons]

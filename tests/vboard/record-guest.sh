@@ -5,20 +5,14 @@
 #   record-guest.sh BACKDROP_BINARY FRAMES
 binary=$1
 frames=$2
+. "$(dirname "$0")/board-camera.sh"
 work=/tmp/record-test
 rm -rf "$work"
 mkdir -p "$work"
 modprobe -r vivid 2>/dev/null
 modprobe vivid n_devs=2 node_types=0x1,0x1 || { echo "record-guest: cannot load vivid"; exit 1; }
 cat > "$work/record.conf" <<CONF
-[camera]
-source = v4l2
-color_device = auto
-depth_device = auto
-width = 640
-height = 480
-fps = 30
-color_format = yuyv
+$BOARD_CAMERA_CONFIG
 CONF
 timeout 200 "$binary" record "$work/out" --frames "$frames" --config "$work/record.conf" > "$work/record.log" 2>&1
 status=$?
