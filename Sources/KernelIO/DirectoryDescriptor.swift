@@ -121,10 +121,13 @@ public struct DirectoryDescriptor: ~Copyable {
 
     /// The entries of this folder (no . and ..), unsorted; see `DirectoryEntries`.
     public func entries(capacityBytes: Int = 1 << 20) throws(SystemError) -> DirectoryEntries {
-        var storage = [UInt8](repeating: 0, count: capacityBytes)
+        // Left uninitialised: only the `used` bytes the listing wrote are read, and zeroing the
+        // whole capacity (1 MiB by default) cost more than the readdir of a small folder.
         var used = 0
-        let count = storage.withUnsafeMutableBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { bk_list_directory_fd(raw, $0.baseAddress, capacityBytes, &used) }
+        var count: Int32 = 0
+        let storage = [UInt8](unsafeUninitializedCapacity: capacityBytes) { bytes, initialized in
+            count = bytes.withMemoryRebound(to: CChar.self) { bk_list_directory_fd(raw, $0.baseAddress, capacityBytes, &used) }
+            initialized = count < 0 ? 0 : used
         }
         if count < 0 { throw SystemError("list \(path)") }
         var listing = DirectoryEntries(total: Int(count))

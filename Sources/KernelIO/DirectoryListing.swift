@@ -5,9 +5,14 @@ import CKernel
 public enum DirectoryListing {
     /// - capacityBytes: room for the NUL-separated names; a folder with more is cut short.
     public static func names(in directory: String, capacityBytes: Int = 1 << 20) throws(SystemError) -> [String] {
-        var storage = [CChar](repeating: 0, count: capacityBytes)
+        // Left uninitialised: only the `used` bytes the listing wrote are read (see
+        // DirectoryDescriptor.entries).
         var used = 0
-        let count = storage.withUnsafeMutableBufferPointer { bk_list_directory(directory, $0.baseAddress, capacityBytes, &used) }
+        var count: Int32 = 0
+        let storage = [CChar](unsafeUninitializedCapacity: capacityBytes) { bytes, initialized in
+            count = bk_list_directory(directory, bytes.baseAddress, capacityBytes, &used)
+            initialized = count < 0 ? 0 : used
+        }
         if count < 0 { throw SystemError("list \(directory)") }
         var names: [String] = []
         var start = 0

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh BINARY MINIMUM_EXECUTIONS LIBFUZZER_OPTION... : runs every fuzz target once
-# with the options given, over its seeds (tests/fuzz/corpus/T), its kept crash inputs
+# (or those FUZZ_TARGETS names) with the options given, over its seeds (tests/fuzz/corpus/T), its kept crash inputs
 # (tests/fuzz/regressions/T, replayed first) and the inputs earlier runs found (.build/fuzz/corpus/T).
 # Prints executions and executions per second per target; fails on a crash or too few executions.
 set -u
 binary=$1 minimum=$2; shift 2
 cd "$(dirname "$0")/../.."
 status=0
-for target in config recording image import; do
+for target in ${FUZZ_TARGETS:-config recording image import}; do
     work=.build/fuzz/corpus/$target log=.build/fuzz/$target.log
     mkdir -p "$work" tests/fuzz/crashes "tests/fuzz/regressions/$target"
     started=$EPOCHREALTIME
