@@ -60,6 +60,6 @@ include $(wildcard mk/*.mk)
 # end-to-end scenarios, which run the arm64 firmware on the arm64 board too. image-test builds the
 # rpi4 image (cached by its inputs) and reads it without mounting; image-boot-test boots the qemu-arm64
 # image under QEMU TCG to READY and through a watchdog restart.
-test: unit cli-test soak-test import-crash-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test image-test image-boot-test vboard-record-test
+test: unit cli-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test image-test image-boot-test vboard-record-test
 	@$(MAKE) --no-print-directory e2e E2E_ARM64=1
 	@echo "make test: all stages passed"

@@ -12,6 +12,14 @@ enum ImportCommand {
         var request = StickImport.Options(stick: stick)
         if let data = options.value("--data") { request.data = data }
         if let config = options.value("--config") { request.baseConfig = config }
+        // SIGTERM (the unit stopped: its stick went away) or SIGINT is answered between files, so
+        // the outcome file still says what happened and the staging folder is removed.
+        do throws(SystemError) {
+            try StopRequest.hold()
+            request.stopRequested = { StopRequest.pending }
+        } catch {
+            Log.warning("a stop signal ends the import wherever it lands: \(error.message)")
+        }
         let report = StickImport.run(request)
         for line in report.lines { StandardOutput.line(line.rendered) }
         // The booth's screen learns the outcome from this file (the unit signals it after every import).

@@ -192,6 +192,20 @@ int bk_signalfd_read(int fd) {
     return (int)info.ssi_signo;
 }
 int bk_raise(int signal) { return raise(signal); }
+int bk_block_stop_signals(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL) == 0 ? 0 : -1;
+}
+int bk_pending_stop_signal(void) {
+    sigset_t set;
+    if (sigpending(&set) != 0) return 0;
+    if (sigismember(&set, SIGTERM) == 1) return SIGTERM;
+    if (sigismember(&set, SIGINT) == 1) return SIGINT;
+    return 0;
+}
 
 int bk_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 int bk_eventfd_signal(int fd) {

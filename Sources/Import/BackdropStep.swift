@@ -19,6 +19,7 @@ enum BackdropStep {
     static func run(stick: borrowing DirectoryDescriptor, current: CurrentContent,
                     staged: borrowing StagedGeneration, limits: ImportLimits,
                     afterRead: (@Sendable (String) -> Void)? = nil,
+                    stopRequested: (@Sendable () -> String?)? = nil,
                     into report: inout ImportReport) throws(ImportAbort) -> Result {
         let label = StickImport.stickFolder + "/" + StickImport.stickBackgrounds
         let kept = current.backdropNames.count
@@ -54,6 +55,7 @@ enum BackdropStep {
         var written = 0
         var totalBytes = 0
         for name in names {
+            try ImportAbort.checkStop(stopRequested)
             let shown = "\(label)/\(StickName.printable(name))"
             if let problem = StickName.problem(name, limits: limits) {
                 report.skipped("\(shown): \(problem)")

@@ -47,6 +47,12 @@ public enum StickImport {
         /// Test-only: called with each stick file's label once it has been read (the config, each
         /// backdrop), so a test can take the stick away in the middle of an import. Nil on the box.
         public var afterRead: (@Sendable (String) -> Void)? = nil
+        /// Asked between files and before the switch: the name of a stop that came ("SIGTERM",
+        /// on the box the import unit stopped because its stick went away), or nil to go on. A
+        /// stop before the switch abandons the new generation (exit 1, current unchanged); once
+        /// the sealed generation is being switched in, the import finishes (a few calls). Nil:
+        /// never stops (the command passes `StopRequest.pending`).
+        public var stopRequested: (@Sendable () -> String?)? = nil
 
         public init(stick: String) { self.stick = stick }
     }
@@ -114,10 +120,14 @@ public enum StickImport {
         let staged = try ImportAbort.attempt("cannot start a new generation in \(options.data)") { () throws(SystemError) in try StagedGeneration(in: data) }
         let config = try ConfigStep.run(stick: stick, current: current, staged: staged, options: options,
                                         into: &report)
+        try ImportAbort.checkStop(options.stopRequested)
         let backdrops = try BackdropStep.run(stick: stick, current: current, staged: staged, limits: limits,
-                                             afterRead: options.afterRead, into: &report)
+                                             afterRead: options.afterRead, stopRequested: options.stopRequested,
+                                             into: &report)
 
         try StickPresence.check(root: stickRoot, stick: stick, backgroundsWasFolder: backdrops.sawFolder)
+        // The last point to abandon: after it the generation is sealed and switched in whole.
+        try ImportAbort.checkStop(options.stopRequested)
 
         guard config.tookFromStick || backdrops.tookFromStick else {
             report.note("nothing on the stick could be used; the box keeps what it has")
@@ -194,4 +204,11 @@ struct ImportAbort: Error {
     }
 
     static func screen(_ reason: String) -> String { "IMPORT FAILED: " + reason + " - OLD SET KEPT" }
+
+    /// A stop (`Options.stopRequested`) before the switch: the staged generation is dropped.
+    static func checkStop(_ stopRequested: (@Sendable () -> String?)?) throws(ImportAbort) {
+        guard let signal = stopRequested?() else { return }
+        throw ImportAbort(message: "stopped by \(signal) before the new generation was complete (on the box: the stick was unplugged or the import unit was stopped)",
+                          screenText: "IMPORT STOPPED - OLD SET KEPT")
+    }
 }

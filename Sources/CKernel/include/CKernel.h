@@ -67,6 +67,9 @@ void bk_write_stdout(const char *text, size_t length);
 int bk_signalfd_for(const int *signals, int count);
 int bk_signalfd_read(int fd);
 int bk_raise(int signal);
+// TERM and INT blocked in the calling thread, then polled (sigpending): see KernelIO's StopRequest.
+int bk_block_stop_signals(void);
+int bk_pending_stop_signal(void);
 int bk_eventfd(void);
 int bk_eventfd_signal(int fd);
 int bk_eventfd_drain(int fd);
