@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Hostile USB sticks imported on the x86_64 virtual board while the booth runs (one boot, a few
+# minutes under TCG; tests/import/board-guest.sh drives it):
+#   fat    a FAT image hot-plugged through QMP as a usb-storage device on the board's xHCI
+#          (/dev/sda), mounted with the unit's options: odd names, a file over the 32 MiB limit,
+#          files that are not images, a config refused (a path key, a value out of range);
+#   tree   what FAT cannot hold, as a read-only bind mount with the unit's options: symlinks to
+#          decoy files and a decoy folder the guest made, a fifo, a device node, names with a
+#          newline, invalid UTF-8 or a control character, a sparse 3 GiB file.
+# Each is imported by backdrop-import@.service's own ExecStart line (taken from the unit file,
+# paths pointed at the board's folders, its systemctl sending SIGHUP to the booth). Judged here:
+#   - the import exits 2 (nothing usable), names a reason for every item, and `current` is the
+#     previous generation with the same content; no staging folder is left; the decoys unchanged;
+#   - the booth shows the outcome: a screen capture taken after the SIGHUP has, in the message
+#     region, what `backdrop render-message` draws for the outcome file's text (the capture taken
+#     before the import must not, so the comparison can fail); the booth stays alive.
+# What is not the device path here: no udev and no systemd on the board (the unit's ExecStart line
+# runs under sh as systemd would run it), and the tree stick is a bind mount, not a block device.
+# Prints one PASS/FAIL line per stick and a last verdict; exit 0 only when all passed.
+#   tests/import/board.sh [--binary PATH]
+set -uo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+binary=$repo/.build/release/backdrop
+[ "${1:-}" = --binary ] && binary=$2
+unit=$repo/image-build/rootfs/etc/systemd/system/backdrop-import@.service
+failures=0
+pass() { echo "PASS import-board $1: $2"; }
+fail() { echo "FAIL import-board $1: $2"; failures=$((failures + 1)); }
+[ -x "$binary" ] || { fail setup "no binary at $binary (make build)"; exit 1; }
+work=$(mktemp -d /tmp/backdrop-import-board.XXXXXX)
+chmod 755 "$work"
+trap '[ "$failures" != 0 ] && [ "${KEEP:-0}" = 1 ] || rm -rf "$work"' EXIT
+
+gcc -O2 -Wall -o "$work/imagecheck" "$repo/tests/e2e/imagecheck.c" $(pkg-config --cflags --libs spng libturbojpeg) -lm ||
+  { fail setup "cannot build imagecheck"; exit 1; }
+"$binary" make-backdrops "$work/made" > /dev/null || { fail setup "make-backdrops failed"; exit 1; }
+made=("$work"/made/*.png)
+[ "${#made[@]}" -ge 2 ] || { fail setup "make-backdrops wrote ${#made[@]} PNGs, wanted 2"; exit 1; }
+mkdir -p "$work/backdrops"; cp "${made[0]}" "$work/backdrops/a.png"; cp "${made[1]}" "$work/backdrops/b.png"
+
+cat > "$work/box.conf" <<'EOF'
+# The box's own config for the board: vivid found by auto, vkms with writeback (screen captures).
+[camera]
+source = v4l2
+color_device = auto
+depth_device = auto
+width = 640
+height = 480
+fps = 30
+color_format = yuyv
+[output]
+sink = kms
+writeback = true
+[photos]
+directory = @PHOTOS@
+countdown_s = 0
+EOF
+
+# The FAT stick (mtools: no mount on the host).
+fat_tree=$work/fat-tree/backdrop/backgrounds
+mkdir -p "$fat_tree"
+printf '[matte]\r\nfar_mm = 90000\r\n[background]\r\ndirectory = /tmp\r\n' > "$work/fat-tree/backdrop/backdrop.conf"
+cp "$work/backdrops/a.png" "$fat_tree/-leading.png"
+cp "$work/backdrops/a.png" "$fat_tree/sunset.tif"
+head -c $((33 << 20)) /dev/urandom > "$fat_tree/huge.png"
+head -c 4000 /dev/urandom > "$fat_tree/noise.png"
+head -c 100 "$work/backdrops/a.png" > "$fat_tree/cut.png"
+cp "$work/backdrops/a.png" "$fat_tree/$(head -c 120 /dev/zero | tr '\0' 'y').png"
+cp "$work/backdrops/a.png" "$fat_tree/. hidden.png"
+truncate -s 64M "$work/fat.img"
+mkfs.vfat -n BACKDROP "$work/fat.img" > /dev/null || { fail setup "mkfs.vfat failed"; exit 1; }
+mcopy -s -i "$work/fat.img" "$work/fat-tree/backdrop" ::/ || { fail setup "mcopy onto the FAT image failed"; exit 1; }
+
+# The unit's import line, with the board's paths (the guest exports STICK, DATA, BACKDROP,
+# SYSTEMCTL and BOOTH_PID_FILE), and a systemctl that signals the booth as systemctl kill would.
+line=$(grep -m1 '^ExecStart=/bin/sh -c ' "$unit") || { fail setup "no ExecStart=/bin/sh -c line in $unit"; exit 1; }
+script=${line#ExecStart=/bin/sh -c \'}; script=${script%\'}
+script=${script//\$\$/\$}
+script=${script//\/usr\/bin\/backdrop/\"\$BACKDROP\"}
+script=${script//\/run\/backdrop-stick\/%i\/root/\"\$STICK\"}
+script=${script//\/var\/lib\/backdrop/\"\$DATA\"}
+script=${script//\/bin\/systemctl/\"\$SYSTEMCTL\"}
+echo "$script" > "$work/unit-import.sh"
+cat > "$work/systemctl-hup" <<'EOF'
+#!/bin/sh
+[ "$*" = "kill --kill-whom=main --signal=HUP backdrop.service" ] || { echo "systemctl stub: unexpected '$*'" >&2; exit 1; }
+read -r up _ < /proc/uptime
+echo "$up" >> "$BOOTH_PID_FILE.hup"
+kill -HUP "$(cat "$BOOTH_PID_FILE")"
+# A screen capture half a second later: the notice is up for about 6 s and a capture on a loaded
+# emulated board takes seconds, so the first one is asked for by the stub itself, not the test.
+sleep 0.5
+kill -USR2 "$(cat "$BOOTH_PID_FILE")"
+EOF
+chmod +x "$work/systemctl-hup"
+
+start=$SECONDS
+status=0
+"$repo/vboard/run" --arch x86_64 --timeout 600 -- bash "$repo/tests/import/board-guest.sh" "$work" "$binary" \
+  > "$work/guest.out" 2> "$work/guest.err" || status=$?
+out=$work/out
+mkdir -p "$out"
+awk -v out="$out" '
+  /^@@FILE / { name = $2; file = out "/" name ".b64"; printf "" > file; inside = 1; next }
+  /^@@END$/ { close(file); inside = 0; next }
+  inside { print >> file; next }
+  /^@@EVENT / { sub(/^@@EVENT /, ""); print >> (out "/events"); next }
+  { print >> (out "/console") }' "$work/guest.out"
+for encoded in "$out"/*.b64; do
+  [ -e "$encoded" ] || continue
+  base64 -d < "$encoded" > "${encoded%.b64}" 2>/dev/null; rm -f "$encoded"
+done
+fact() { sed -n "s/^$1=//p" "$out/events" 2>/dev/null | tail -n 1; }
+if [ "$status" != 0 ] || [ "$(fact done)" != 1 ]; then
+  tail -n 30 "$work/guest.err" | sed 's/^/    /'; tail -n 20 "$out/console" 2>/dev/null | sed 's/^/    /'
+  fail board "the board run ended with status $status before the guest was done ($(grep -v '^done' "$out/events" 2>/dev/null | tr '\n' ' '))"
+fi
+[ "$(fact first_import_exit)" = 0 ] || fail setup "the first (good) import exited $(fact first_import_exit)"
+
+check() { "$work/imagecheck" "$@" 2>&1; }
+size=$(check size "$out/before.jpg" 2>/dev/null) || size=
+judge() { # NAME WANT_SKIPPED...: one stick
+  local name=$1; shift
+  local problems="" text
+  [ "$(fact "${name}_import_exit")" = 2 ] || problems+="import exit '$(fact "${name}_import_exit")', wanted 2 (nothing usable); "
+  for reason in "$@"; do
+    grep -qF -- "$reason" "$out/$name.import.log" 2>/dev/null || problems+="no line says '$reason'; "
+  done
+  cmp -s "$out/$name.state-before" "$out/$name.state-after" || problems+="current changed: $(diff "$out/$name.state-before" "$out/$name.state-after" | tr '\n' ' '); "
+  grep -q '^current=generations/000001$' "$out/$name.state-after" || problems+="current is not generation 000001; "
+  [ "$(fact "${name}_generations")" = "000001 " ] || problems+="generations/ holds '$(fact "${name}_generations")'; "
+  text=$(sed -n 's/^text //p' "$out/$name.outcome")
+  grep -q '^status 2$' "$out/$name.outcome" 2>/dev/null || problems+="the outcome file has no 'status 2'; "
+  [ -n "$text" ] || problems+="the outcome file has no text; "
+  local seen="hup at $(fact "${name}_hup_uptime") s; " matched=0
+  if [ -n "$text" ] && [ -n "$size" ]; then
+    region=$("$binary" render-message "$text" --size "$size" --out "$work/$name-notice.png" | sed -n 's/.*region \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3 \4/p')
+    # shellcheck disable=SC2086
+    if [ -n "$region" ] && check digit "$out/before.jpg" "$work/$name-notice.png" $region 24 95 > /dev/null; then
+      problems+="the capture before the import already matches the notice (the comparison cannot fail); "
+    fi
+    for n in 1 2 3; do
+      [ -f "$out/$name-$n.jpg" ] || { seen+="$n: missing; "; continue; }
+      # shellcheck disable=SC2086
+      verdict=$(check digit "$out/$name-$n.jpg" "$work/$name-notice.png" $region 24 95) && matched=1
+      seen+="capture at $(fact "${name}_${n}_uptime") s: $verdict; "
+    done
+    [ $matched = 1 ] || problems+="no screen capture after the import shows '$text' (${seen%; }); "
+  fi
+  if [ -z "$problems" ]; then
+    pass "$name" "exit 2, $(grep -c '^skipped:' "$out/$name.import.log") items skipped with reasons, generation 000001 current and unchanged, on screen '$text' (${seen%; })"
+  else
+    fail "$name" "${problems%; }"
+    sed 's/^/    /' "$out/$name.import.log" 2>/dev/null | head -n 30
+  fi
+}
+judge fat "far_mm = 90000" "directory" "-leading.png: name starts with" "sunset.tif: not a PNG or JPEG" \
+  "huge.png: 34603008 bytes, over the limit" "noise.png: not a PNG or JPEG" "cut.png" ". hidden.png: hidden file" \
+  "name longer than 100 bytes"
+judge tree "backdrop.conf: a symlink" "link.png: a symlink (not followed)" "folder.png: a symlink (not followed)" \
+  "pipe.png: a fifo" "null.png: a character device" "new?line.png: name contains control characters" \
+  "bell?.png: name contains control characters" "bad?utf8.png: name is not valid UTF-8" "-leading.png: name starts with" \
+  "..png: hidden file" "sparse.png: 3221225472 bytes, over the limit" "noise.png: not a PNG or JPEG" \
+  "sunset.tif: not a PNG or JPEG" "name longer than 100 bytes"
+[ "$(fact decoys_unchanged)" = 1 ] || fail decoys "the decoy files or folder changed: $(cat "$out/decoy.after" 2>/dev/null | tr '\n' ' ')"
+[ "$(fact booth_alive)" = 1 ] || fail booth "the booth was not alive after the imports"
+[ $failures = 0 ] || { tail -n 20 "$out/backdrop-run.log" 2>/dev/null | sed 's/^/    /'; }
+echo "import-board: $((SECONDS - start)) s on the board; $([ $failures = 0 ] && echo passed || echo "$failures failed")"
+[ $failures = 0 ]
