@@ -25,10 +25,14 @@ public final class FrameProcessor {
     private let matte: MatteEngine
     private let compositor: Compositor
     private let alpha: PixelBuffer
-    /// The base of the frame the matte's rim patch (MatteEngine.decontaminate) was made from this
-    /// frame; nil when the matte had none. `compose` lays the patch into that frame for the bands
-    /// and takes it out before returning, so the frame is raw again for photo layers and
-    /// recordings. Compute thread only: the frame is the job's while compute holds it.
+    /// The camera frame with the rim's colour decontaminated (MatteEngine.decontaminate): what
+    /// compose blends in place of the frame the matte was built from. A copy, not the rim patch
+    /// laid into the camera's own buffer: a v4l2loopback camera (the e2e board's) shares its
+    /// buffers with the producer, which can write the next frame into the buffer compute holds,
+    /// so a patch laid in there was overwritten before the bands read it (the e2e photo showed
+    /// the raw rim). The captured frame stays raw (photo layers, recordings). Compute thread only.
+    private let cleanColour: PixelBuffer
+    /// The base of the frame `cleanColour` was made from this frame; nil when the matte had none.
     private var cleanSource: UnsafeMutableRawPointer?
     private let bands: BandWorkers
     /// One per band, so concurrent bands never share row buffers.
@@ -62,6 +66,7 @@ public final class FrameProcessor {
         matte = MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: colorSize, projection: projection)
         compositor = Compositor(cameraFormat: colorFormat, cameraSize: colorSize, outputSize: outputSize, fit: fit)
         alpha = try PixelBuffer(allocating: .alpha8, size: colorSize)
+        cleanColour = try PixelBuffer(allocating: colorFormat, size: colorSize)
         messageLayer = MessageLayer(outputSize: outputSize)
         bands = try BandWorkers(helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
         var scratch: [ComposeScratch] = []
@@ -118,24 +123,20 @@ public final class FrameProcessor {
         matte.process(depth: depth, unitMM: unitMM, colour: colour, into: alpha.view)
         cleanSource = nil
         if let colour, colour.format == colorFormat, colour.size == colorSize {
-            matte.decontaminate(colour: colour, alpha: alpha.view)
+            matte.decontaminate(colour: colour, alpha: alpha.view, into: cleanColour.view)
             cleanSource = colour.base
         }
     }
 
     /// Composes the current matte and `camera` over `background` into `output`, in bands, with
     /// the message published last drawn over it. When `camera` is the frame the matte was just
-    /// built from, its rim is blended decontaminated: the patch is in the frame only while the
-    /// bands run (runBands returns when every band has finished).
+    /// built from, its decontaminated copy is blended instead.
     public func compose(camera: ImageView, background: ImageView, into output: ImageView) {
         message = messages.take()
-        let patched = camera.base == cleanSource && camera.format == colorFormat && camera.size == colorSize
-        if patched { matte.applyRim(to: camera) }
-        self.camera = camera
+        self.camera = camera.base == cleanSource ? cleanColour.view : camera
         self.background = background
         self.output = output
         bands.runBands()
-        if patched { matte.restoreRim(in: camera) }
     }
 
     private func composeBand(_ band: Int) {
