@@ -97,7 +97,7 @@ if [ ! -f "$img/done" ]; then
 fi
 out=$repo/build/image
 mkdir -p "$out"
-rm -f "$out/backdrop-$board.img" "$out/backdrop-$board.img.xz"
+rm -f "$out/backdrop-$board.img" "$out/backdrop-$board.img.xz" "$out/backdrop-$board.img.bmap"
 for f in "$format" img.bmap; do
   ln "$img/backdrop-$board.$f" "$out/backdrop-$board.$f" 2>/dev/null || cp --sparse=always "$img/backdrop-$board.$f" "$out/backdrop-$board.$f"
 done

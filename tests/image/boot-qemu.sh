@@ -182,6 +182,12 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
       echo "boot-qemu: the QMP hot-plug failed"
   fi
   if [ $(( $(date +%s) - t0 )) -gt "$timeout" ]; then echo "boot-qemu: no report within $timeout s"; tail -40 "$tmp/console.log"; exit 124; fi
+  # Emergency mode (a failed mount or another unit local-fs.target needs; here seen once when a host
+  # load of 25 held systemd back 209 s) never runs the report: fail now rather than at the timeout.
+  if grep -q "You are in emergency mode" "$tmp/console.log"; then
+    echo "boot-qemu: the guest fell into emergency mode after $(( $(date +%s) - t0 )) s (a mount or a unit local-fs.target needs failed); console:"
+    tr -d '\r' < "$tmp/console.log" | tail -40; exit 1
+  fi
   sleep 2
 done
 qemu_pid=

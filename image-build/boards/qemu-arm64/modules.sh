@@ -50,7 +50,10 @@ if [ ! -f "$out/done" ]; then
   printf 'obj-m += gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n' > "$src/gpio-sim/Kbuild"
   cp -r /usr/src/v4l2loopback-*/ "$src/v4l2loopback"
   for p in "$repo"/vboard/patches/v4l2loopback/*.patch; do patch -d "$src/v4l2loopback" -p1 --quiet --forward < "$p"; done
-  kmake() { nice -n 10 make -s -C "$hdr" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "$@" 2>&1 | grep -v -e '^Skipping BTF' >&2 || true; }
+  # The sources and headers sit under this cache's own folder, whose path __FILE__ (WARN_ON's and
+  # BUG's messages) would carry into the modules: two caches then built different modules, and so
+  # different roots (tests/image/repro.sh). The prefix map writes the same path for every cache.
+  kmake() { nice -n 10 make -s -C "$hdr" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KCFLAGS="-ffile-prefix-map=$out.tmp/=/backdrop-modules/" "$@" 2>&1 | grep -v -e '^Skipping BTF' >&2 || true; }
   kmake M="$src/drivers/gpu/drm/vkms" CONFIG_DRM_VKMS=m -j2 modules
   kmake M="$src/drivers/media/test-drivers/vivid" -j2 modules
   kmake M="$src/gpio-sim" modules
