@@ -1,3 +1,4 @@
+import Backgrounds
 import Booth
 import Import
 import KernelIO
@@ -8,9 +9,21 @@ import KernelIO
 /// anywhere else has no generations to go back to. What happened comes back as the booth's
 /// import inputs (the on-screen "ROLLED BACK" or why not), with the details in the log.
 ///
-/// On the I/O thread: two symlink renames and their fsyncs (the same as `backdrop rollback`;
-/// nothing is decoded or copied), asked for by a person holding two buttons, not on the frame path.
+/// On the backdrop worker (`Task`), not the I/O thread: two symlink renames and their fsyncs (the
+/// same as `backdrop rollback`; nothing is decoded or copied), but an fsync on an SD card that is
+/// busy writing a photo can take hundreds of milliseconds, and the frames must go on meanwhile.
 enum BoothRollback {
+    /// The rollback as a job for `BackdropWorker`: `run` there; `outcome` is the worker's until the
+    /// worker hands the task back through its phase (`BackdropWorker.take`), the I/O thread's after.
+    final class Task: BackdropTask {
+        let configPath: String
+        private(set) var outcome: BoothInput? = nil
+
+        init(configPath: String) { self.configPath = configPath }
+
+        func run() { outcome = BoothRollback.run(configPath: configPath) }
+    }
+
     /// Switches back; `.importFinished` when the previous generation is current, else `.importFailed`.
     static func run(configPath: String) -> BoothInput {
         guard let folder = dataFolder(ofConfig: configPath) else {

@@ -38,6 +38,8 @@ final class DeviceSession {
     private let buttonDeadline: EventLoop.DeadlineID
     private let boothDeadline: EventLoop.DeadlineID
     private var stopping = false
+    /// The rollback gesture's switch while the backdrop worker runs it.
+    private var rollback: BoothRollback.Task? = nil
     private var cameraAway = false
     private var displayAway = false
     /// What the message slot says now (the camera-away still draws it too).
@@ -150,6 +152,10 @@ final class DeviceSession {
             if let shown = importNotices.rescanNotice(notice) { feed(.notice(shown)) } else { Log.info("after the import: \(notice)") }
             if cameraAway { noticeShown = false }
         }
+        if backdrops.takeFinishedTask() != nil, let task = rollback {
+            rollback = nil
+            if let outcome = task.outcome { finishRollback(outcome) }
+        }
         if loop.takeExpired(boothDeadline, now: MonotonicClock.nowNanoseconds()) { feed(.timer) }
         watchDisplay()
     }
@@ -221,10 +227,11 @@ final class DeviceSession {
         case .setMatteView(let on):
             runner.publish { $0.showMatte = on }
         case .rollback:
-            // The rollback gesture: switched back, then reloaded as after SIGHUP.
-            let outcome = BoothRollback.run(configPath: configPath)
-            if case .importFinished = outcome { reload() }
-            feed(outcome)
+            // The rollback gesture: switched back on the backdrop worker (see `iterate`), then
+            // reloaded as after SIGHUP. Without a worker, here.
+            guard rollback == nil else { break }
+            let task = BoothRollback.Task(configPath: configPath)
+            if backdrops.run(task, runner: runner) { rollback = task } else { finishRollback(BoothRollback.run(configPath: configPath)) }
         case .startReopening(let device):
             switch device {
             case .camera: cameraAway = true; noticeShown = false
@@ -232,6 +239,12 @@ final class DeviceSession {
             case .display: break
             }
         }
+    }
+
+    /// The rollback's outcome to the booth; a switched generation is reloaded as after SIGHUP.
+    private func finishRollback(_ outcome: BoothInput) {
+        if case .importFinished = outcome { reload() }
+        feed(outcome)
     }
 
     /// The display as the booth sees it: gone while KMSSink says the connector is unplugged.

@@ -73,9 +73,12 @@ final class LiveBackdrops {
 
     /// Runs `task` on the worker (after the job under way); `takeFinishedTask` returns it once
     /// run. False when there is no worker (the caller runs it itself) or a task is waiting already.
-    func run(_ task: any BackdropTask) -> Bool {
+    func run<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
+        _ task: any BackdropTask, runner: PipelineRunner<Source, Sink>
+    ) -> Bool {
         guard worker != nil, waitingTask == nil else { return false }
         waitingTask = task
+        feedWorker(runner)
         return true
     }
 

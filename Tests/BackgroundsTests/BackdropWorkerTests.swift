@@ -55,3 +55,40 @@ import Testing
         return (library, skipped, notices)
     }
 }
+
+/// A task (the rollback gesture's renames) on the backdrop worker: `start` returns while it runs,
+/// so the loop that asked keeps going; its outcome comes back through the loop's wake.
+@Suite struct BackdropWorkerTaskTests {
+    final class HeldTask: BackdropTask, @unchecked Sendable {
+        let release: SemaphoreBox
+        // Written by the worker before it hands the task back, read after `take`.
+        var ran = false
+        init() throws { release = try SemaphoreBox() }
+        func run() {
+            release.semaphore.wait()
+            ran = true
+        }
+    }
+
+    final class SemaphoreBox: @unchecked Sendable {
+        let semaphore: Semaphore
+        init() throws { semaphore = try Semaphore() }
+    }
+
+    @Test func aTaskRunsOnTheWorkerAndComesBackThroughTheLoop() throws {
+        let loop = try EventLoop()
+        let worker = try BackdropWorker(loop: loop, cpuMask: 0)
+        defer { worker.stop() }
+        let task = try HeldTask()
+        #expect(worker.start(.task(task)))
+        // Still held by the test: had it run on this thread, `start` would not have returned.
+        #expect(!worker.isIdle && worker.take(0) == nil)
+        #expect(!worker.start(.task(task)), "one job at a time")
+        task.release.semaphore.post()
+        var result = worker.take(loop.wait())
+        while result == nil { result = worker.take(loop.wait()) }
+        guard case .taskDone(let done)? = result else { Issue.record("not a task's result"); return }
+        #expect(done === task && task.ran)
+        #expect(worker.isIdle)
+    }
+}
