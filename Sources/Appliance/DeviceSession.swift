@@ -104,7 +104,7 @@ final class DeviceSession {
         service.stopping()
         runner.stop()
         shutdown.mark("compute")
-        backdrops.stop()
+        backdrops.stop(waiting: !stopping)
         shutdown.mark("backdrop reader")
         screens?.stop()
         shutdown.mark("screen writer")

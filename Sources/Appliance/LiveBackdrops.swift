@@ -114,7 +114,9 @@ final class LiveBackdrops {
         return notice
     }
 
-    func stop() { worker?.stop() }
+    /// `waiting: false` for the service's stop (a decode under way is left to the exit, see
+    /// `BackdropWorker.stop`).
+    func stop(waiting: Bool = true) { worker?.stop(waiting: waiting) }
 
     /// Starts the next job when the worker is free.
     private func feedWorker<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(_ runner: PipelineRunner<Source, Sink>) {

@@ -22,8 +22,9 @@ import Synchronization
 /// task object. A rescanned library is made on the worker and from `take` on used by the I/O thread
 /// alone (it is not thread-safe, see `BackgroundLibrary`). The phase's release/acquire orders each
 /// hand-over; nothing else is shared.
-/// `stop()` before the last reference goes: a fill or task under way finishes (one image at most),
-/// a rescan under way gives up at its next file, then the thread is joined.
+/// `stop` before the last reference goes: a rescan under way gives up at its next file; then either
+/// the thread is joined (a fill or task under way finishes first: one image at most), or, for the
+/// service's stop, the job is left to end on its own while the process exits (see `stop`).
 public final class BackdropWorker: @unchecked Sendable {
     /// SIGHUP's rescan: the folder and the output it is prescaled for; `keepShown` is the name
     /// shown now, made current in the new set (decoded here, not on the I/O thread) when it has it.
@@ -90,7 +91,9 @@ public final class BackdropWorker: @unchecked Sendable {
     }
 
     /// Nothing under way and nothing to take (I/O thread).
-    public var isIdle: Bool { phase.load(ordering: .acquiring) == Self.idle && thread != nil }
+    public var isIdle: Bool {
+        phase.load(ordering: .acquiring) == Self.idle && thread != nil && !stopRequested.load(ordering: .relaxed)
+    }
 
     public func start(_ job: Job) -> Bool {
         guard isIdle else { return false }
@@ -110,10 +113,20 @@ public final class BackdropWorker: @unchecked Sendable {
         return result
     }
 
-    public func stop() {
-        guard let thread else { return }
+    /// Starts nothing more and ends the thread. `waiting` (tests, tools, a rescan's end): a job
+    /// under way finishes, then the thread is joined. Not waiting (the service's stop: its budget
+    /// is 1 s, and one decode takes hundreds of ms on a loaded board): when a job is under way it
+    /// is left to finish while the process exits, and the worker keeps itself (one reference it
+    /// never gives back, with the job's slot or task) so that job never touches freed memory; the
+    /// caller exits the process soon after. Idle, it is joined at once either way.
+    public func stop(waiting: Bool = true) {
+        guard let thread, !stopRequested.load(ordering: .relaxed) else { return }
         stopRequested.store(true, ordering: .releasing)
         go.post()
+        if !waiting && phase.load(ordering: .acquiring) == Self.requested {
+            _ = Unmanaged.passRetained(self)
+            return
+        }
         thread.join()
         self.thread = nil
     }

@@ -282,6 +282,11 @@ public final class BackgroundLibrary {
                 }
             }
         }
+        if giveUp() {
+            // Nobody will show it: no decode of the first images into their slots.
+            notices.append("backgrounds: reading \(directory) given up (stopping)")
+            return (try builtIn(outputSize: outputSize, fit: fit), skipped, notices)
+        }
         if entries.isEmpty {
             notices.append("backgrounds: no usable image in \(directory); showing the built-in gradient")
             return (try builtIn(outputSize: outputSize, fit: fit), skipped, notices)

@@ -169,7 +169,8 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
         wokeBySource = false
     }
 
-    /// Waits for the frame in compute, stops the threads and gives every slot back.
+    /// Stops the threads: a frame in compute is finished or, when its matte is done, dropped
+    /// before its compose; every slot but that frame's is given back.
     public func stop() {
         guard let thread = computeThread else { return }
         stopping.store(true, ordering: .releasing)
@@ -446,6 +447,10 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
             }
             let matteStart = MonotonicClock.nowNanoseconds()
             processor.buildMatte(depth: job.depth, unitMM: job.depthUnitMM, colour: job.color)
+            // Stopped meanwhile: this frame will never be shown, so `stop` does not wait for its
+            // compose too (half a frame less on a loaded board). No result: its slots are not
+            // given back, the devices are closed next.
+            if stopping.load(ordering: .acquiring) { return }
             let composeStart = MonotonicClock.nowNanoseconds()
             processor.compose(camera: job.color, background: job.generation.backdrop, into: job.output)
             let composeEnd = MonotonicClock.nowNanoseconds()

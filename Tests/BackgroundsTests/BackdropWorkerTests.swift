@@ -91,4 +91,29 @@ import Testing
         #expect(done === task && task.ran)
         #expect(worker.isIdle)
     }
+
+    /// The service's stop does not wait for a job under way (its budget is 1 s; a decode takes
+    /// hundreds of ms on a loaded board): with the task held, `stop(waiting: false)` returns, and
+    /// the worker starts nothing more; the job, let go afterwards, still finishes on memory it kept.
+    @Test func theServicesStopLeavesAJobUnderWayToFinishOnItsOwn() throws {
+        let loop = try EventLoop()
+        let worker = try BackdropWorker(loop: loop, cpuMask: 0)
+        let task = try HeldTask()
+        #expect(worker.start(.task(task)))
+        worker.stop(waiting: false)
+        #expect(!worker.isIdle && !worker.start(.task(task)), "nothing starts after the stop")
+        task.release.semaphore.post()
+        var result = worker.take(loop.wait())
+        while result == nil { result = worker.take(loop.wait()) }
+        #expect(task.ran)
+    }
+
+    /// Idle, even the service's stop joins the thread.
+    @Test func anIdleWorkerStopsAtOnceEitherWay() throws {
+        let loop = try EventLoop()
+        let worker = try BackdropWorker(loop: loop, cpuMask: 0)
+        worker.stop(waiting: false)
+        #expect(!worker.isIdle)
+        worker.stop()
+    }
 }
