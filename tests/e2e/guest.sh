@@ -295,17 +295,20 @@ if timeout 20 v4l2-ctl -d /dev/video10 --stream-mmap=3 --stream-count=2 --stream
 else
   event released_v4l2=0
 fi
-# Killed mid-save: every photo file waits 3 s written under its temporary name before the
+# Killed mid-save: every photo file waits 60 s written under its temporary name before the
 # rename (BACKDROP_TEST_RENAME_DELAY_MS); SIGKILL lands in that window. No file may appear under
-# a final name, and the temporary is what is left.
+# a final name, and the temporary is what is left. The window was 3 s and once closed before the
+# kill on a loaded host: the poll below forks a `ls` and a `sleep` per turn, each seconds under a
+# busy TCG, so the rename beat the kill. The kill comes as soon as the temporary is seen, so a long
+# window costs nothing; the wait for it allows the countdown and the encode on a slow board.
 log3=$tmp/backdrop-kill.log
-BACKDROP_TEST_RENAME_DELAY_MS=3000 BACKDROP_BOARD_DIR=$work/board "$backdrop" run --config "$work/e2e.conf" > "$log3" 2>&1 &
+BACKDROP_TEST_RENAME_DELAY_MS=60000 BACKDROP_BOARD_DIR=$work/board "$backdrop" run --config "$work/e2e.conf" > "$log3" 2>&1 &
 bd=$!
 if wait_until 90 log_has "$log3" "running:"; then
   sleep 1
   finals_before=$(ls "$photos" | grep -c '^photo-' || true)
   press $SHUTTER 0.1
-  if wait_until 20 partial_present; then
+  if wait_until 50 partial_present; then
     kill -KILL "$bd"
     wait "$bd" 2>/dev/null
     event kill_partial_seen=1
