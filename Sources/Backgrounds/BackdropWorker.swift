@@ -67,6 +67,8 @@ public final class BackdropWorker: @unchecked Sendable {
     private let phase = Atomic<UInt8>(0)
     private let stopRequested = Atomic<Bool>(false)
     private var thread: WorkerThread? = nil
+    // The reference a non-waiting stop keeps while a job runs on (I/O thread only).
+    private var keptForTheJob: Unmanaged<BackdropWorker>? = nil
     private let decode: Decode
     // The I/O thread's before `requested`, the worker's after.
     private var pending: Job? = nil
@@ -118,17 +120,25 @@ public final class BackdropWorker: @unchecked Sendable {
     /// is 1 s, and one decode takes hundreds of ms on a loaded board): when a job is under way it
     /// is left to finish while the process exits, and the worker keeps itself (one reference it
     /// never gives back, with the job's slot or task) so that job never touches freed memory; the
-    /// caller exits the process soon after. Idle, it is joined at once either way.
+    /// caller exits the process soon after. Idle, it is joined at once either way. A waiting stop
+    /// after that (a test, or a caller that finds it can wait after all) joins the thread and gives
+    /// the kept reference back, so nothing is left over for LeakSanitizer.
     public func stop(waiting: Bool = true) {
-        guard let thread, !stopRequested.load(ordering: .relaxed) else { return }
-        stopRequested.store(true, ordering: .releasing)
-        go.post()
-        if !waiting && phase.load(ordering: .acquiring) == Self.requested {
-            _ = Unmanaged.passRetained(self)
+        guard let thread else { return }
+        if !stopRequested.load(ordering: .relaxed) {
+            stopRequested.store(true, ordering: .releasing)
+            go.post()
+            if !waiting && phase.load(ordering: .acquiring) == Self.requested {
+                keptForTheJob = Unmanaged.passRetained(self)
+                return
+            }
+        } else if !waiting {
             return
         }
         thread.join()
         self.thread = nil
+        keptForTheJob?.release()
+        keptForTheJob = nil
     }
 
     private func serve() {
