@@ -5,6 +5,7 @@ import ImageCodec
 import Import
 import KernelIO
 import TestSupport
+import Testing
 
 /// A stick (a folder with `backdrop/` in it) and a data folder, side by side, for one test.
 final class StickFixture {
@@ -33,6 +34,21 @@ final class StickFixture {
         options.baseConfig = nil
         options.limits = limits
         return StickImport.run(options)
+    }
+
+    /// The config generation 1 holds in `overAFirstGeneration`.
+    static let firstConfig = "[matte]\nfar_mm = 2500\n"
+
+    /// A box with generation 1 (a.png, `firstConfig`) and a stick that now brings more: a config
+    /// and four backdrops, so an interrupted import has something to leave half done.
+    static func overAFirstGeneration() -> StickFixture {
+        let fixture = StickFixture(config: firstConfig, backdrops: ["a.png": png(seed: 1)])
+        #expect(fixture.run().outcome == .newGeneration("000001"))
+        fixture.put("backdrop.conf", Array("[matte]\nfar_mm = 2600\n".utf8))
+        for (index, name) in ["b.png", "c.png", "d.png", "e.png"].enumerated() {
+            fixture.put("backgrounds/" + name, png(seed: UInt8(10 + index)))
+        }
+        return fixture
     }
 
     // MARK: what the data folder holds

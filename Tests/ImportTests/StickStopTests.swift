@@ -9,7 +9,6 @@ import Testing
 /// generation that was current stays current and whole, no staging folder is left, and the screen
 /// text says the import stopped. The real signal through the command: tests/import/stop.sh.
 @Suite struct StickStopTests {
-    static let firstConfig = "[matte]\nfar_mm = 2500\n"
 
     /// When the stop "arrives": after the stick file whose label ends with `afterFile` was read.
     final class Stop: Sendable {
@@ -25,16 +24,6 @@ import Testing
         var timesAsked: Int { asked.withLock { $0 } }
     }
 
-    private func boxWithANewerStick() -> StickFixture {
-        let fixture = StickFixture(config: Self.firstConfig, backdrops: ["a.png": StickFixture.png(seed: 1)])
-        #expect(fixture.run().outcome == .newGeneration("000001"))
-        fixture.put("backdrop.conf", Array("[matte]\nfar_mm = 2600\n".utf8))
-        for (index, name) in ["b.png", "c.png", "d.png", "e.png"].enumerated() {
-            fixture.put("backgrounds/" + name, StickFixture.png(seed: UInt8(10 + index)))
-        }
-        return fixture
-    }
-
     private func run(_ fixture: StickFixture, stop: Stop) -> ImportReport {
         var options = StickImport.Options(stick: fixture.stick.path)
         options.data = fixture.data
@@ -48,7 +37,7 @@ import Testing
     /// by the check just before the switch).
     @Test(arguments: ["backdrop.conf", "b.png", "d.png", "e.png"])
     func aStopBeforeTheSwitchKeepsTheCurrentGeneration(afterFile: String) {
-        let fixture = boxWithANewerStick()
+        let fixture = StickFixture.overAFirstGeneration()
         let report = run(fixture, stop: Stop(afterFile: afterFile))
         guard case .failed(let reason) = report.outcome else {
             Issue.record("expected a runtime failure, got \(report.outcome): \(report.transcript)")
@@ -60,12 +49,12 @@ import Testing
         #expect(report.says("nothing was changed"), "\(report.transcript)")
         #expect(fixture.current() == "generations/000001")
         #expect(fixture.currentBackdrops() == ["a.png"])
-        #expect(fixture.stored(Self.firstConfig))
+        #expect(fixture.stored(StickFixture.firstConfig))
         #expect(fixture.generations() == ["000001"], "the abandoned generation is removed")
     }
 
     @Test func withoutAStopTheSameImportComesInAndIsAskedBetweenFiles() {
-        let fixture = boxWithANewerStick()
+        let fixture = StickFixture.overAFirstGeneration()
         let stop = Stop(afterFile: "never")
         let report = run(fixture, stop: stop)
         #expect(report.outcome == .newGeneration("000002"), "\(report.transcript)")
@@ -75,7 +64,7 @@ import Testing
     }
 
     @Test func theStickAgainAfterAStopComesInWhole() {
-        let fixture = boxWithANewerStick()
+        let fixture = StickFixture.overAFirstGeneration()
         _ = run(fixture, stop: Stop(afterFile: "c.png"))
         let again = fixture.run()
         #expect(again.outcome == .newGeneration("000002"), "\(again.transcript)")

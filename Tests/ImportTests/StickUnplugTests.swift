@@ -11,20 +11,6 @@ import Testing
 /// generation that was current stays current and whole, nothing half-built is left, and the
 /// screen is told in a few words.
 @Suite struct StickUnplugTests {
-    static let firstConfig = "[matte]\nfar_mm = 2500\n"
-
-    /// A box with generation 1 (a.png, far_mm 2500) and a stick that now brings more: a config and
-    /// four backdrops, so there is something to interrupt.
-    private func boxWithANewerStick() -> StickFixture {
-        let fixture = StickFixture(config: Self.firstConfig, backdrops: ["a.png": StickFixture.png(seed: 1)])
-        #expect(fixture.run().outcome == .newGeneration("000001"))
-        fixture.put("backdrop.conf", Array("[matte]\nfar_mm = 2600\n".utf8))
-        for (index, name) in ["b.png", "c.png", "d.png", "e.png"].enumerated() {
-            fixture.put("backgrounds/" + name, StickFixture.png(seed: UInt8(10 + index)))
-        }
-        return fixture
-    }
-
     private func expectUnchanged(_ fixture: StickFixture, after report: ImportReport,
                                  sourceLocation: SourceLocation = #_sourceLocation) {
         guard case .failed(let reason) = report.outcome else {
@@ -36,7 +22,7 @@ import Testing
         #expect(report.screenText == "IMPORT FAILED: STICK REMOVED OR FAILING - OLD SET KEPT", sourceLocation: sourceLocation)
         #expect(fixture.current() == "generations/000001", sourceLocation: sourceLocation)
         #expect(fixture.currentBackdrops() == ["a.png"], sourceLocation: sourceLocation)
-        #expect(fixture.stored(Self.firstConfig), sourceLocation: sourceLocation)
+        #expect(fixture.stored(StickFixture.firstConfig), sourceLocation: sourceLocation)
         #expect(fixture.generations() == ["000001"], "no half generation left", sourceLocation: sourceLocation)
     }
 
@@ -53,7 +39,7 @@ import Testing
     @Test(arguments: 0..<12)
     func readsThatStartFailingMidCopyKeepTheCurrentGeneration(case index: Int) {
         let (call, error, skip) = Self.midCopyFaults[index]
-        let fixture = boxWithANewerStick()
+        let fixture = StickFixture.overAFirstGeneration()
         _ = fault_scope_begin()
         fault_fail(call, Int32(FAULT_FILES), 0, error, skip, -1)
         let report = fixture.run()
@@ -70,7 +56,7 @@ import Testing
     }
 
     @Test func theWholeStickVanishingAfterTheFirstBackdropKeepsTheCurrentGeneration() {
-        let fixture = boxWithANewerStick()
+        let fixture = StickFixture.overAFirstGeneration()
         let tree = fixture.stick.file("backdrop")
         var options = StickImport.Options(stick: fixture.stick.path)
         options.data = fixture.data
@@ -80,7 +66,7 @@ import Testing
     }
 
     @Test func filesVanishingWhileTheFoldersStayKeepTheCurrentGeneration() {
-        let fixture = boxWithANewerStick()
+        let fixture = StickFixture.overAFirstGeneration()
         let folder = fixture.path("backgrounds")
         var options = StickImport.Options(stick: fixture.stick.path)
         options.data = fixture.data
@@ -93,7 +79,7 @@ import Testing
     }
 
     @Test func theStickVanishingAfterItsLastFileIsStillNoticed() {
-        let fixture = boxWithANewerStick()
+        let fixture = StickFixture.overAFirstGeneration()
         let tree = fixture.stick.file("backdrop")
         var options = StickImport.Options(stick: fixture.stick.path)
         options.data = fixture.data
@@ -103,7 +89,7 @@ import Testing
     }
 
     @Test func theSameStickPluggedInAgainComesInWhole() {
-        let fixture = boxWithANewerStick()
+        let fixture = StickFixture.overAFirstGeneration()
         _ = fault_scope_begin()
         fault_fail(Int32(BK_CALL_READ), Int32(FAULT_FILES), 0, Int32(BK_ENODEV), 3, -1)
         let cut = fixture.run()
