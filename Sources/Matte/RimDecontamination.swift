@@ -205,9 +205,10 @@ final class RimDecontamination {
         return SIMD3(rgb.r, rgb.g, rgb.b)
     }
 
-    /// The pixel's three channels in the frame's own order (R G B, B G R, or Y Cb Cr).
+    /// The pixel's three channels in the frame's own order (R G B, B G R, or Y Cb Cr). Internal,
+    /// not private: RimPatchTests' full-frame reference reads pixels through it.
     @inline(__always)
-    private static func channels(_ view: ImageView, _ x: Int, _ y: Int) -> SIMD3<Int32> {
+    static func channels(_ view: ImageView, _ x: Int, _ y: Int) -> SIMD3<Int32> {
         let row = view.row(y).assumingMemoryBound(to: UInt8.self)
         switch view.format {
         case .rgb24:

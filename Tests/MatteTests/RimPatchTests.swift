@@ -45,7 +45,7 @@ import Testing
                     let ae = alphaAt(alpha, even, y), ao = alphaAt(alpha, even + 1, y)
                     if ae == 255 || ao == 255 { continue }
                     let e = estimates[y * size.width + even], o = estimates[y * size.width + even + 1]
-                    let raw = channels(colour, even, y)
+                    let raw = RimDecontamination.channels(colour, even, y)
                     var chroma: SIMD3<Int32>?
                     if ae != 0 && ao != 0 {
                         if e != nil || o != nil {
@@ -97,9 +97,9 @@ import Testing
                 }
             }
             guard let subject, let ground else { return nil }
-            let f = channels(colour, subject.x, subject.y)
-            let b = channels(colour, ground.x, ground.y)
-            let i = channels(colour, x, y)
+            let f = RimDecontamination.channels(colour, subject.x, subject.y)
+            let b = RimDecontamination.channels(colour, ground.x, ground.y)
+            let i = RimDecontamination.channels(colour, x, y)
             // Since the live/render parity fix: the share measured on the colours as shown.
             func shown(_ c: SIMD3<Int32>) -> SIMD3<Int32> {
                 guard colour.format == .yuyv || colour.format == .nv12 else { return c }
@@ -114,27 +114,6 @@ import Testing
             let d = f &- b
             let shifted = i &+ ((d &* share) &>> 12)
             return SIMD3<Int32>(min(255, max(0, shifted.x)), min(255, max(0, shifted.y)), min(255, max(0, shifted.z)))
-        }
-
-        func channels(_ view: ImageView, _ x: Int, _ y: Int) -> SIMD3<Int32> {
-            let row = view.row(y).assumingMemoryBound(to: UInt8.self)
-            switch view.format {
-            case .rgb24:
-                let p = row + 3 * x
-                return SIMD3(Int32(p[0]), Int32(p[1]), Int32(p[2]))
-            case .xrgb8888, .argb8888:
-                let p = row + 4 * x
-                return SIMD3(Int32(p[0]), Int32(p[1]), Int32(p[2]))
-            case .yuyv:
-                let pair = row + 4 * (x >> 1)
-                return SIMD3(Int32(row[2 * x]), Int32(pair[1]), Int32(pair[3]))
-            case .nv12:
-                guard let chroma = view.chromaPlane else { return SIMD3(Int32(row[x]), 128, 128) }
-                let line = (chroma + (y >> 1) * view.bytesPerRow).assumingMemoryBound(to: UInt8.self) + 2 * (x >> 1)
-                return SIMD3(Int32(row[x]), Int32(line[0]), Int32(line[1]))
-            case .z16, .alpha8:
-                return SIMD3(0, 0, 0)
-            }
         }
 
         /// Luma or the three channels; YUYV chroma is written by pairs in `run`.
