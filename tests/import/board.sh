@@ -20,6 +20,7 @@
 #   tests/import/board.sh [--binary PATH]
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$repo/tests/vboard/board-camera.sh"
 binary=$repo/.build/release/backdrop
 [ "${1:-}" = --binary ] && binary=$2
 unit=$repo/image-build/rootfs/etc/systemd/system/backdrop-import@.service
@@ -38,16 +39,10 @@ made=("$work"/made/*.png)
 [ "${#made[@]}" -ge 2 ] || { fail setup "make-backdrops wrote ${#made[@]} PNGs, wanted 2"; exit 1; }
 mkdir -p "$work/backdrops"; cp "${made[0]}" "$work/backdrops/a.png"; cp "${made[1]}" "$work/backdrops/b.png"
 
-cat > "$work/box.conf" <<'EOF'
-# The box's own config for the board: vivid found by auto, vkms with writeback (screen captures).
-[camera]
-source = v4l2
-color_device = auto
-depth_device = auto
-width = 640
-height = 480
-fps = 30
-color_format = yuyv
+{
+echo "# The box's own config for the board: vivid found by auto, vkms with writeback (screen captures)."
+echo "$BOARD_CAMERA_CONFIG"
+cat <<'EOF'
 [output]
 sink = kms
 writeback = true
@@ -55,6 +50,7 @@ writeback = true
 directory = @PHOTOS@
 countdown_s = 0
 EOF
+} > "$work/box.conf"
 
 # The FAT stick (mtools: no mount on the host).
 fat_tree=$work/fat-tree/backdrop/backgrounds
