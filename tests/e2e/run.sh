@@ -117,9 +117,26 @@ fi
 
 # ---- Scenarios 2-5 in one boot.
 if [ "${E2E_REFUSE_SCALING:-0}" = 1 ]; then touch "$work/refuse-scaling"; fi
-vboard_status=0
-"$repo/vboard/run" --arch "$arch" --timeout 900 -- sh "$repo/tests/e2e/guest.sh" "$work" "$binary" "$work/producer" "${E2E_PARTS:-loopback vivid}" \
-  > "$work/guest.out" 2> "$work/guest.err" || vboard_status=$?
+run_board() {
+  vboard_status=0
+  "$repo/vboard/run" --arch "$arch" --timeout 900 -- sh "$repo/tests/e2e/guest.sh" "$work" "$binary" "$work/producer" "${E2E_PARTS:-loopback vivid}" \
+    > "$work/guest.out" 2> "$work/guest.err" || vboard_status=$?
+}
+# The one oops that is the test rig's and not the box's: v4l2loopback 0.12.7 (the board's
+# loopback camera) can corrupt its buffer list in the producer's write() while a reader closes or
+# starts streaming (list_del on a poisoned entry; upstream v4l2loopback#532, #217), which panics
+# the guest. The box never has a loopback camera, so that panic gets one more boot, said plainly;
+# any other early end, or that panic twice, fails as before.
+loopback_writer_panicked() {
+  grep -q "Kernel panic" "$work/guest.err" && grep -q "Comm: producer" "$work/guest.err" \
+    && grep -q "Modules linked in: v4l2loopback" "$work/guest.err"
+}
+run_board
+if [ $vboard_status != 0 ] && loopback_writer_panicked; then
+  mv "$work/guest.err" "$work/guest-panicked.err"
+  echo "    e2e$tag: the guest kernel panicked in v4l2loopback's write path (the test producer's camera, not the box's code; console in $work/guest-panicked.err): booting the board once more"
+  run_board
+fi
 mkdir -p "$work/out"
 # Split the guest's stdout: @@FILE blocks become files, @@EVENT lines the facts file.
 awk -v out="$work/out" '
