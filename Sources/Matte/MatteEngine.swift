@@ -225,20 +225,6 @@ public final class MatteEngine {
     /// colour edges leave partial pixels from solid ones.
     var rimLookout: Int { 2 * min(AlphaFeather.maximumRadius, max(0, parameters.featherPixels)) + edges.reach + 2 }
 
-    /// Lays the last `decontaminate`'s corrected pixels into `colour`, the frame it read, for the
-    /// blend, keeping the bytes they replace; `restoreRim(in:)` must follow before anyone else
-    /// reads the frame. The frame path's way: it never copies a whole frame. Allocates nothing.
-    public func applyRim(to colour: ImageView) {
-        precondition(colour.size == alphaSize, "matte: the rim patch does not match the frame")
-        decontamination.patch.apply(to: colour)
-    }
-
-    /// Takes `applyRim`'s pixels out of `colour` again: the frame is as captured.
-    public func restoreRim(in colour: ImageView) {
-        precondition(colour.size == alphaSize, "matte: the rim patch does not match the frame")
-        decontamination.patch.restore(colour)
-    }
-
     /// Pixels the last `decontaminate` recoloured (for tests and diagnostics).
     public var rimPixelCount: Int { decontamination.patch.count }
 
@@ -258,9 +244,7 @@ public final class MatteEngine {
                                                          byteCount: bytes)
             }
         }
-        decontamination.patch.apply(to: output)
-        // The copy keeps the corrected bytes; the patch is left unapplied for the next frame.
-        decontamination.patch.forget()
+        decontamination.patch.write(into: output)
     }
 
     // MARK: stage 1

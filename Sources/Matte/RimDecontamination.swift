@@ -15,7 +15,7 @@ import Frames
 /// alike (below ColourEdges.minimumContrast) there is nothing to remove and the pixel is left.
 ///
 /// Reads the camera frame and the finished alpha and writes nothing into either: the corrected
-/// pixels go into `patch` (RimPatch), which the blend lays into the frame and takes out again, so
+/// pixels go into `patch` (RimPatch), which MatteEngine.decontaminate(into:) lays into a copy, so
 /// the captured frame stays as it was (photo layers and recordings keep the raw camera colour, and
 /// the matte of a replayed recording decides from the same colour as the box did). Only the rim is
 /// touched: alpha is skipped eight pixels at a time where it is all 0 or 255, and each run of

@@ -1,27 +1,23 @@
 import Frames
 
-/// The decontaminated rim as a list of pixel writes, laid into the camera frame for the blend
-/// and taken out again afterwards, so the frame path never copies a whole frame to change a few
-/// percent of it.
+/// The decontaminated rim as a list of pixel writes, so only the rim's pixels are corrected
+/// (a few percent of the frame); `write(into:)` lays them into a copy of the frame.
 ///
 /// Each entry is one pixel (row << 16 | column: no division to find it again) and its new bytes in the frame's own layout:
 /// R G B (or B G R X) in the low three bytes; YUYV Y, Cb, Cr and, in the top byte, 1 when the
 /// pixel also writes its pair's chroma; NV12 Y. No two entries write the same byte (a YUYV pair's
-/// chroma is written by at most one of its two pixels, RimDecontamination.entry), so `apply` and
-/// `restore` are exact inverses whatever their order.
+/// chroma is written by at most one of its two pixels, RimDecontamination.entry), so the order of
+/// the writes does not matter.
 ///
 /// Ownership: the entry memory is allocated once in `init` (room for every pixel of the frame,
-/// the worst case of an all-partial matte) and freed in `deinit`; `apply` and `restore` allocate
-/// nothing. Not thread-safe: one writer (the matte's thread), and the frame it is applied to must
-/// not be read by anyone else between `apply` and `restore` except the compose that wants it.
+/// the worst case of an all-partial matte) and freed in `deinit`; `write` allocates nothing. Not
+/// thread-safe: one user, the matte's thread.
 public struct RimPatch: ~Copyable {
     public let size: FrameSize
     private let places: UnsafeMutablePointer<UInt32>
-    /// The new bytes until `apply`, the frame's old bytes after it (until `restore`).
+    /// The new bytes, in the frame's own layout.
     private let values: UnsafeMutablePointer<UInt32>
     public private(set) var count = 0
-    /// Between `apply` and `restore`: `values` holds the frame's old bytes.
-    public private(set) var applied = false
 
     static let chromaFlag: UInt32 = 1 << 24
 
@@ -38,7 +34,6 @@ public struct RimPatch: ~Copyable {
     }
 
     mutating func clear() {
-        precondition(!applied, "rim patch: cleared while applied")
         count = 0
     }
 
@@ -49,29 +44,15 @@ public struct RimPatch: ~Copyable {
         count += 1
     }
 
-    /// Writes the patch into `frame` (the frame it was computed from), keeping what it replaces.
-    public mutating func apply(to frame: ImageView) {
-        precondition(!applied && frame.size == size, "rim patch: applied twice or to another frame")
+    /// Writes the corrected bytes into `frame`, a copy of the frame the patch was computed from
+    /// (MatteEngine.decontaminate(into:)). The entries stay until the next run clears them.
+    mutating func write(into frame: ImageView) {
+        precondition(frame.size == size, "rim patch: written into another frame")
         swapAll(frame)
-        applied = true
     }
 
-    /// Puts the bytes `apply` replaced back: `frame` is again the frame as captured.
-    public mutating func restore(_ frame: ImageView) {
-        precondition(applied && frame.size == size, "rim patch: restored without apply or to another frame")
-        swapAll(frame)
-        applied = false
-    }
-
-    /// After `apply` to a copy of the frame that is to keep the corrected bytes: the patch is
-    /// spent (no restore owed).
-    mutating func forget() {
-        applied = false
-        count = 0
-    }
-
-    /// Swapping is its own inverse: the first pass writes the new bytes and keeps the old, the
-    /// second writes the old and keeps the new.
+    /// Writes each entry's bytes into the frame. It swaps rather than writes because it once also
+    /// took a patch back out of the camera's own buffer; the old bytes it keeps are never read.
     private func swapAll(_ frame: ImageView) {
         switch frame.format {
         case .rgb24, .xrgb8888, .argb8888:
