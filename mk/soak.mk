@@ -1,6 +1,7 @@
 # Memory and descriptors stay flat over a long run (Tests/PipelineTests/SoakTests.swift): the
 # synthetic source unpaced through the threaded pipeline into the null sink, this process's RSS
-# and open fds sampled 20 times after warm-up; fails if RSS moves more than 1 MiB or an fd is
+# and open fds sampled every 10 s after warm-up (and at each tenth of the frames and the end, so
+# the short run has samples too), each sample printed; fails if RSS moves more than 1 MiB or an fd is
 # gained or lost. Alone in its process (--filter) so no other test's memory moves the figures.
 #   make soak        100,000 frames, 640x480 camera to 1920x1080 (long: minutes to an hour on a loaded machine)
 #   make soak-test   10,000 frames, 160x120 camera to 320x180, part of `make test`
