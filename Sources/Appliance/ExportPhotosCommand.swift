@@ -11,6 +11,15 @@ enum ExportPhotosCommand {
         var request = PhotoExport.Options(stick: stick)
         if let data = options.value("--data") { request.data = data }
         request.photos = options.value("--photos")
+        // SIGTERM (the unit stopped: its stick went away) or SIGINT is answered between photos and
+        // before a photo's fsync, so no temporary is left on the stick and the outcome says how far
+        // it got; killed wherever the signal lands, a `.NAME.partial` could stay on the stick.
+        do throws(SystemError) {
+            try StopRequest.hold()
+            request.stopRequested = { StopRequest.pending }
+        } catch {
+            Log.warning("a stop signal ends the photo export wherever it lands: \(error.message)")
+        }
         let report = PhotoExport.run(request)
         for line in report.lines { StandardOutput.line(line.rendered) }
         switch report.outcome {

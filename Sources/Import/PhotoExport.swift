@@ -7,10 +7,18 @@ import KernelIO
 /// this step only, then syncs and unmounts.
 ///
 /// "Since the last export" is a list of the names already exported, kept in the data folder
-/// (`DIR/exported-photos`, one name a line) and rewritten durably after each export, so a photo
-/// is copied once even across several sticks. Each photo goes onto the stick durably (temporary
-/// name, fsync, rename, fsync of the folder): a stick pulled out mid-copy holds whole photos only.
-/// A name already on the stick is not overwritten. Blocking I/O: never on the frame path.
+/// (`DIR/exported-photos`, one name a line), so a photo is copied once even across several
+/// sticks. Each photo goes onto the stick durably (temporary name, fsync, rename, fsync of the
+/// folder), and only then is the list rewritten durably with its name: the list never names a
+/// photo whose copy is not whole on a stick, and a stick pulled out mid-copy holds whole photos
+/// only (a crash between the two leaves a whole photo the list does not name: the same stick
+/// next time skips it as already there, another stick gets it). A name already on the stick is
+/// not overwritten. Blocking I/O: never on the frame path.
+///
+/// A stop (`Options.stopRequested`: SIGTERM when the unit is stopped because the stick went away)
+/// is answered before each photo and between a photo's write and its fsync, the slow step on a
+/// stick: the photo in hand is dropped (its temporary removed), the list already names every photo
+/// copied, the export ends with exit 1 saying how many were copied and that the rest go next time.
 public enum PhotoExport {
     public static let recordName = "exported-photos"
 
@@ -21,6 +29,10 @@ public enum PhotoExport {
         /// on the box, which a stick cannot change).
         public var photos: String?
         public var limits = ImportLimits.standard
+        /// Asked before each photo and before a written photo is made durable: the name of a stop
+        /// that came ("SIGTERM"), or nil to go on. Nil: never stops (the command passes
+        /// `StopRequest.pending`).
+        public var stopRequested: (@Sendable () -> String?)? = nil
 
         public init(stick: String) { self.stick = stick }
     }
@@ -68,19 +80,24 @@ public enum PhotoExport {
         let names = try ImportAbort.attempt("cannot list \(photosPath)") { () throws(SystemError) in
             try source.entries().names.filter { !$0.hasPrefix(".") }.sorted()
         }
+        let waiting = names.filter { !exported.contains($0) }
         var copied = 0
-        for name in names where !exported.contains(name) {
+        for (index, name) in waiting.enumerated() {
             guard copied < options.limits.photos else {
                 report.skipped("photos: the limit of \(options.limits.photos) photos in one export is reached; the rest go next time")
                 break
             }
+            if let signal = options.stopRequested?() {
+                throw stopped(by: signal, copied: copied, left: waiting.count - index, into: &report)
+            }
             let shown = StickName.printable(name)
-            let present = try ImportAbort.attempt("cannot read \(label)/ on the stick") { () throws(SystemError) in
+            let onStick = try ImportAbort.attempt("cannot read \(label)/ on the stick") { () throws(SystemError) in
                 try target.statusIfPresent(name)
             }
-            if present != nil {
+            if onStick != nil {
                 report.skipped("photo \(shown): \(label)/ already has a file of that name")
                 exported.append(name)
+                try record(exported, in: data, copied: copied, into: &report)
                 continue
             }
             let bytes: [UInt8]
@@ -88,22 +105,46 @@ public enum PhotoExport {
                 try StickFailure.skipOrAbort(error, label: "photo " + shown, limits: options.limits, on: .data, into: &report)
                 continue
             }
-            do throws(SystemError) { try DurableFile.write(bytes, as: name, in: target) } catch {
+            var stop: String? = nil
+            do throws(SystemError) {
+                let file = try DurableFile(name, in: target)
+                try file.write(bytes)
+                // The fsync is the slow part on a stick: a stop that came during the write drops
+                // this photo (the file's deinit removes the temporary) rather than wait for it.
+                stop = options.stopRequested?()
+                if stop == nil { try file.commit(in: target) }
+            } catch {
                 report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
                 let readOnly = error.errno.code == Int32(BK_EROFS)
-                try? recordExported(exported, in: data)
                 throw ImportAbort(message: readOnly ? "the stick is mounted read-only: cannot copy photos"
                                   : "cannot copy photo \(shown) to the stick: \(error.message)",
                                   screenText: readOnly ? "PHOTOS NOT COPIED: THE STICK IS READ-ONLY" : "PHOTOS NOT COPIED: STICK FULL OR FAILING")
             }
+            if let stop { throw stopped(by: stop, copied: copied, left: waiting.count - index, into: &report) }
             exported.append(name)
             copied += 1
-        }
-        do throws(SystemError) { try recordExported(exported, in: data) } catch {
-            throw ImportAbort(error, doing: "photos copied, but the export record could not be written (they are copied again next time)")
+            try record(exported, in: data, copied: copied, into: &report)
         }
         report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
         return .photosCopied(copied)
+    }
+
+    /// The end of an export a stop came to: every photo copied so far is already in the list.
+    /// `left`: the photos not copied yet, the one in hand included.
+    private static func stopped(by signal: String, copied: Int, left: Int, into report: inout ImportReport) -> ImportAbort {
+        report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
+        return ImportAbort(message: "stopped by \(signal) after \(copied) photo\(copied == 1 ? "" : "s") (on the box: the stick was unplugged or the import unit was stopped); "
+                          + "the stick holds whole photos only, the other \(left) \(left == 1 ? "is" : "are") copied next time",
+                          screenText: "PHOTOS STOPPED: \(copied) COPIED, \(left) NEXT TIME")
+    }
+
+    /// The list rewritten with the photo just copied (or found already there).
+    private static func record(_ names: [String], in data: borrowing DirectoryDescriptor, copied: Int,
+                               into report: inout ImportReport) throws(ImportAbort) {
+        do throws(SystemError) { try recordExported(names, in: data) } catch {
+            report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
+            throw ImportAbort(error, doing: "the export record could not be written (the photo just copied is copied again next time)")
+        }
     }
 
     private static func exportedNames(in data: borrowing DirectoryDescriptor) throws(SystemError) -> [String] {

@@ -10,6 +10,15 @@
 #   3. the unit's own ExecStart line (taken from the unit file, paths pointed at this test's
 #      folders, systemctl replaced by a recorder) with SIGTERM to its shell as well as to the
 #      import: the shell still sends the booth its SIGHUP after the import, and exits 1.
+# and in the middle of `backdrop export-photos` (four photos of the box onto a stick's
+# backdrop/photos/), the stick and the export record then checked:
+#   4. at the create of the third photo's temporary on the stick: that photo is dropped, exit 1,
+#      the output says how many were copied; the stick holds the first two whole and no
+#      temporary, the record names those two, the box's photos are unchanged; the next export
+#      copies the other two and finds none already there (none was copied unrecorded);
+#   5. at the rename of the third photo's temporary (its copy is whole): the record names three;
+#   6. the unit's photo ExecStart line (mount and sync replaced by recorders) with SIGTERM to its
+#      shell as well: the shell still syncs the stick and remounts it read-only, and exits 1.
 #
 #   tests/import/stop.sh BACKDROP
 set -u
@@ -97,5 +106,82 @@ sh -c "$script" >/dev/null 2>&1; rc=$?
 [ "$(outcome_field status "$d")" = 1 ] || fail "the unit's ExecStart: outcome status '$(outcome_field status "$d")', wanted 1"
 [ "$(readlink "$d/current")" = generations/000001 ] || fail "the unit's ExecStart: current is '$(readlink "$d/current")'"
 
-[ "$failures" = 0 ] && echo "import-stop: SIGTERM mid-read (exit 1, outcome 'IMPORT STOPPED - OLD SET KEPT', previous generation current), at the switch (exit 0, new generation), through the unit's ExecStart (booth told): passed"
+# The photo export: four photos of the box, a stick that asks for them.
+mkdir -p "$work/pbase/data/photos" "$work/pbase/stick/backdrop/photos"
+for i in 1 2 3 4; do head -c $((i * 3000)) /dev/urandom > "$work/pbase/data/photos/p$i.jpg"; done
+(cd "$work/pbase/data/photos" && sha256sum p*.jpg) > "$work/photos.sums"
+# Which openat creates p3.jpg's temporary on the stick and which renameat gives it its name,
+# counted in an export that is not stopped.
+cp -a "$work/pbase" "$work/pcount"
+strace -f -qq -o "$work/ptrace" -e trace=openat,renameat "$backdrop" export-photos "$work/pcount/stick" --data "$work/pcount/data" >/dev/null ||
+    { echo "import-stop: the traced export failed"; exit 1; }
+create_p3=$(grep -E 'openat\(' "$work/ptrace" | grep -n '"\.p3\.jpg\.partial", O_WRONLY' | head -1 | cut -d: -f1)
+rename_p3=$(grep -E 'renameat\(' "$work/ptrace" | grep -n '"\.p3\.jpg\.partial", [0-9]*, "p3\.jpg"' | head -1 | cut -d: -f1)
+[ -n "$create_p3" ] && [ -n "$rename_p3" ] || { echo "import-stop: the traced export did not create and rename p3.jpg's temporary"; exit 1; }
+
+stopped_export() { # DIR CALL N: the export of DIR/stick with SIGTERM at the Nth CALL; sets rc, out
+    out=$(strace -f -qq -o /dev/null -e trace="$2" -e inject="$2":signal=TERM:when="$3" \
+        "$backdrop" export-photos "$1/stick" --data "$1/data" 2>&1); rc=$?
+}
+check_export() { # CASE DIR N: the stick holds p1..pN whole and nothing else, the record names
+    # exactly those, the box's photos are all there, unchanged.
+    local want="" i
+    for i in $(seq 1 "$3"); do want+="p$i.jpg "; done
+    local on_stick; on_stick=$(ls -A "$2/stick/backdrop/photos" | tr '\n' ' ')
+    [ "$on_stick" = "$want" ] || fail "$1: the stick's photos/ holds '$on_stick', wanted '$want'"
+    for i in $(seq 1 "$3"); do
+        cmp -s "$2/stick/backdrop/photos/p$i.jpg" "$work/pbase/data/photos/p$i.jpg" || fail "$1: p$i.jpg on the stick differs from the box's"
+    done
+    local recorded; recorded=$(cat "$2/data/exported-photos" 2>/dev/null | tr '\n' ' ')
+    [ "$recorded" = "$want" ] || fail "$1: the export record names '$recorded', wanted '$want'"
+    (cd "$2/data/photos" && sha256sum -c --quiet "$work/photos.sums") >/dev/null 2>&1 || fail "$1: the box's photos changed"
+    [ "$(ls -A "$2/data/photos" | tr '\n' ' ')" = "p1.jpg p2.jpg p3.jpg p4.jpg " ] || fail "$1: the box's photos/ holds $(ls -A "$2/data/photos" | tr '\n' ' ')"
+}
+
+# 4. SIGTERM as the third photo's temporary is created on the stick: that photo is dropped.
+rm -rf "$work/t4"; cp -a "$work/pbase" "$work/t4"; d=$work/t4
+stopped_export "$d" openat "$create_p3"
+[ "$rc" = 1 ] || fail "export stopped mid-photo: exit $rc, wanted 1: $out"
+grep -q "stopped by SIGTERM after 2 photos" <<<"$out" || fail "export stopped mid-photo: the output does not say it stopped after 2 photos: $out"
+grep -q "the other 2 are copied next time" <<<"$out" || fail "export stopped mid-photo: the output does not say the rest come next time: $out"
+check_export "export stopped mid-photo" "$d" 2
+out=$("$backdrop" export-photos "$d/stick" --data "$d/data" 2>&1) || fail "the export after the stop failed: $out"
+grep -q "2 photos copied" <<<"$out" || fail "the export after the stop did not copy the other 2: $out"
+! grep -q "already has" <<<"$out" || fail "the export after the stop found a photo on the stick the record did not name: $out"
+check_export "the export after the stop" "$d" 4
+
+# 5. SIGTERM at the rename of the third photo's temporary: that copy is whole, and recorded.
+rm -rf "$work/t5"; cp -a "$work/pbase" "$work/t5"; d=$work/t5
+stopped_export "$d" renameat "$rename_p3"
+[ "$rc" = 1 ] || fail "export stopped at a rename: exit $rc, wanted 1: $out"
+grep -q "stopped by SIGTERM after 3 photos" <<<"$out" || fail "export stopped at a rename: the output does not say it stopped after 3 photos: $out"
+check_export "export stopped at a rename" "$d" 3
+
+# 6. The unit's photo ExecStart line with SIGTERM to its shell too; mount and sync record their calls.
+rm -rf "$work/t6"; cp -a "$work/pbase" "$work/t6"; d=$work/t6
+line=$(grep -m1 '^ExecStart=/bin/sh -c .*export-photos' "$unit") || { echo "import-stop: no export-photos ExecStart line in $unit"; exit 1; }
+script=${line#ExecStart=/bin/sh -c \'}; script=${script%\'}
+mkdir -p "$work/bin"
+for tool in mount sync; do
+    printf '#!/bin/sh\necho "%s $*" >> "%s"\n' "$tool" "$work/t6.calls" > "$work/bin/$tool"
+    chmod +x "$work/bin/$tool"
+done
+cat > "$work/export-stopped" <<EOF
+#!/bin/sh
+kill -TERM "\$PPID"
+exec strace -f -qq -o /dev/null -e trace=openat -e inject=openat:signal=TERM:when=$create_p3 "$backdrop" "\$@"
+EOF
+chmod +x "$work/export-stopped"
+script=${script//\$\$/\$}
+script=${script//\/usr\/bin\/backdrop/$work/export-stopped}
+script=${script//\/run\/backdrop-stick\/%i\/root/$d/stick}
+script=${script//\/var\/lib\/backdrop/$d/data}
+PATH=$work/bin:$PATH sh -c "$script" >/dev/null 2>&1; rc=$?
+[ "$rc" = 1 ] || fail "the unit's photo ExecStart: exit $rc, wanted 1 (the export's)"
+calls=$(cat "$work/t6.calls" 2>/dev/null | tr '\n' '|')
+[ "$calls" = "mount -o remount,rw,nosuid,nodev,noexec,noatime $d/stick|sync -f $d/stick/backdrop|mount -o remount,ro $d/stick|" ] ||
+    fail "the unit's photo ExecStart did not sync and remount read-only after the stop (calls: '$calls')"
+check_export "the unit's photo ExecStart" "$d" 2
+
+[ "$failures" = 0 ] && echo "import-stop: SIGTERM mid-read (exit 1, outcome 'IMPORT STOPPED - OLD SET KEPT', previous generation current), at the switch (exit 0, new generation), through the unit's ExecStart (booth told); mid-export at a photo's create (dropped: 2 whole photos, record of 2, the next export the other 2) and at its rename (3 recorded), through the unit's photo ExecStart (synced, remounted read-only): passed"
 [ "$failures" = 0 ]
