@@ -20,7 +20,8 @@ import-stop-test: build import-crash-deps
 	bash tests/import/stop.sh $(BACKDROP)
 
 # Hostile sticks imported on the x86_64 virtual board while the booth runs, the outcome seen on
-# screen (tests/import/board.sh; one boot, a few minutes).
+# screen (tests/import/board.sh; one boot, both sticks in one booth run, about 2.5 min; it prints
+# where the time went).
 import-board-test: build
 	bash tests/import/board.sh --binary $(BACKDROP)
 

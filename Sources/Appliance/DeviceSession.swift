@@ -80,6 +80,7 @@ final class DeviceSession {
                 Log.warning("buttons not watched: \(error.message)")
             }
         }
+        if let hold = ImportNoticeHold.fromEnvironment() { booth.configuration.importSummaryNanoseconds = hold }
     }
 
     func run(signals: borrowing SignalChannel, watch: SignalWatch, frames: Int) {

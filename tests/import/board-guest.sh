@@ -11,38 +11,60 @@
 #          a sparse 3 GiB file.
 # For each: the import's exit status and outcome file, the data folder's generation and content
 # before and after, the decoys' content, and screen captures (SIGUSR2, writeback) taken after the
-# import, all handed back on stdout (@@EVENT, @@FILE ... @@END) for the host to judge.
+# import, all handed back on stdout (@@EVENT, @@FILE ... @@END) for the host to judge, with the
+# guest uptime at each phase (phase_NAME=SECONDS) for the host to say where the time went.
+#
+# What makes it short and not timing-dependent: the sticks are made, plugged and mounted before
+# the booth starts (under TCG the running booth slows every other process); no fixed sleeps, every
+# wait is for its event (the booth's log line, a capture's file), polled without forking; the
+# booth holds an import's notice on screen (BACKDROP_TEST_IMPORT_NOTICE_S) until the next one
+# instead of its 6 s, so a capture cannot come too late for it; after an import the captures stop
+# at the first that shows the notice (the host's comparison, WORK/imagecheck on what `backdrop
+# render-message` draws), at most three: the first may carry a frame composed just before the
+# notice was published, the next cannot.
 #   board-guest.sh WORK BACKDROP
 work=${1:?usage: board-guest.sh WORK BACKDROP}
 backdrop=${2:?}
 tmp=$(mktemp -d)
 data=$tmp/data
 photos=$tmp/photos
-mkdir -p "$photos"
+mkdir -p "$photos/screens"
 
 event() { echo "@@EVENT $*"; }
+phase() { local up; read -r up _ < /proc/uptime; event "phase_$1=$up"; }
 emit() { echo "@@FILE $1"; [ -f "$2" ] && base64 < "$2"; echo "@@END"; }
-wait_until() {
+# While the booth runs every process is slow (TCG): files are emitted after it stopped, each
+# NAME=PATH kept here meanwhile.
+later=()
+# A pause without a process: read with a timeout on a fifo nobody writes to (opened read-write,
+# so the open does not wait for a writer).
+mkfifo "$tmp/pause" && exec {pause}<> "$tmp/pause" || { event setup=no-pause-fifo; exit 1; }
+wait_until() { # SECONDS COMMAND...: until COMMAND (a shell function: no fork per look) is true
   local limit=$1 up deadline; shift
   read -r up _ < /proc/uptime; deadline=$(( ${up%.*} + limit ))
   until "$@"; do
     read -r up _ < /proc/uptime
     [ "${up%.*}" -lt "$deadline" ] || return 1
-    sleep 0.1
+    read -r -t 0.2 -u "$pause" _
   done
+  return 0  # not the timed-out read's status
 }
-log_has() { grep -q "$2" "$1"; }
-newest_screen() { ls "$photos/screens" 2>/dev/null | grep '^photo-.*\.jpg$' | tail -n 1; }
-screen_changed() { [ "$(newest_screen)" != "$1" ] && [ -n "$(newest_screen)" ]; }
+log_has() { local text=""; IFS= read -r -d '' text < "$1"; [[ $text == *"$2"* ]]; }
+# The newest capture's name (they sort by the CLOCK_MONOTONIC milliseconds in it) into $newest.
+find_newest() {
+  local files=("$photos"/screens/photo-*.jpg)
+  newest=""; [ -e "${files[-1]}" ] && newest=${files[-1]##*/}
+}
+screen_changed() { find_newest; [ -n "$newest" ] && [ "$newest" != "$1" ]; }
 screen() { # NAME [BEFORE]: one capture of what the display shows, emitted as NAME.jpg; with
   # BEFORE (the newest capture before a request someone else sent) only waited for
-  local before=${2-$(newest_screen)}
-  [ $# -ge 2 ] || kill -USR2 "$bd"
+  local before
+  if [ $# -ge 2 ]; then before=$2; else find_newest; before=$newest; kill -USR2 "$bd"; fi
   if wait_until 30 screen_changed "$before"; then
-    local file; file=$(newest_screen)
-    emit "$1.jpg" "$photos/screens/$file"
+    later+=("$1.jpg=$photos/screens/$newest")
     # The capture's CLOCK_MONOTONIC milliseconds are in its name.
-    event "$(echo "$1" | tr - _)_uptime=$(echo "$file" | sed -n 's/.*-0*\([0-9][0-9]*\)\.jpg$/\1/p' | awk '{ printf "%.2f", $1 / 1000 }')"
+    local ms=${newest##*-}; ms=${ms%.jpg}; ms=$((10#$ms))
+    event "${1//-/_}_uptime=$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
   else
     event "screen_missing=$1"
   fi
@@ -52,6 +74,12 @@ generation_state() { # what current is and holds: its link, its files' hashes
   (cd "$data/current" 2>/dev/null && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
 }
 
+phase setup
+# The FAT stick is hot-plugged first, on the board's xHCI: the guest enumerates it while the rest
+# is made, and it is mounted once everything else is ready.
+vboard-qmp "{\"execute\":\"blockdev-add\",\"arguments\":{\"node-name\":\"stick\",\"driver\":\"raw\",\"read-only\":true,\"file\":{\"driver\":\"file\",\"filename\":\"$work/fat.img\",\"read-only\":true}}}" > /dev/null &&
+  vboard-qmp '{"execute":"device_add","arguments":{"driver":"usb-storage","bus":"xhci.0","drive":"stick","id":"stick","removable":true}}' > /dev/null &
+plugging=$!
 modprobe -r vivid 2>/dev/null
 modprobe vivid n_devs=2 node_types=0x1,0x1 || { event setup=vivid-failed; exit 1; }
 
@@ -62,20 +90,6 @@ sed "s|@PHOTOS@|$photos|" "$work/box.conf" > "$tmp/box.conf"
 "$backdrop" import "$tmp/good" --data "$data" --config "$tmp/box.conf" > "$tmp/first-import.log" 2>&1
 event "first_import_exit=$?"
 emit first-import.log "$tmp/first-import.log"
-
-log=$tmp/backdrop-run.log
-# The output-sized layer: `render-message` draws the message at the output's size, which a
-# comparison within 24 levels matches exactly; the camera-sized layer the display scales (a 640x480
-# camera on vkms's 1024x768) shows it within a stretched pixel, about 91 % of the region.
-export BACKDROP_TEST_REFUSE_SCALING=1
-"$backdrop" run --config "$data/current/backdrop.conf" > "$log" 2>&1 &
-bd=$!
-echo "$bd" > "$tmp/booth.pid"
-if ! wait_until 120 log_has "$log" "running:"; then
-  event setup=booth-not-running; emit backdrop-run.log "$log"; kill -TERM "$bd"; exit 1
-fi
-sleep 3
-screen before
 
 # The decoys a hostile stick's links point at, made here; their content is checked afterwards.
 decoy=$tmp/decoy
@@ -105,61 +119,109 @@ truncate -s 3G "$b/sparse.png"
 head -c 5000 /dev/urandom > "$b/noise.png"
 cp "$work/backdrops/b.png" "$b/sunset.tif"
 
-run_stick() { # NAME ROOT: the unit's import line on the mounted stick, then captures
-  local name=$1 root=$2
-  generation_state > "$tmp/$name.state-before"
-  local before_screen; before_screen=$(newest_screen)
-  rm -f "$tmp/booth.pid.hup"
-  STICK=$root DATA=$data BACKDROP=$backdrop SYSTEMCTL=$work/systemctl-hup BOOTH_PID_FILE=$tmp/booth.pid \
-    sh "$work/unit-import.sh" > "$tmp/$name.import.log" 2>&1
-  event "${name}_import_exit=$?"
-  generation_state > "$tmp/$name.state-after"
-  emit "$name.import.log" "$tmp/$name.import.log"
-  emit "$name.outcome" "$data/import-outcome"
-  emit "$name.state-before" "$tmp/$name.state-before"
-  emit "$name.state-after" "$tmp/$name.state-after"
-  event "${name}_hup_uptime=$(head -n 1 "$tmp/booth.pid.hup" 2>/dev/null)"
-  # The notice is shown for about 6 s: the stub asked for a capture half a second after its
-  # SIGHUP; two more follow, one after another.
-  screen "$name-1" "$before_screen"
-  for n in 2 3; do screen "$name-$n"; done
-  # Nothing left of the import in the data folder but the outcome.
-  event "${name}_generations=$(ls -A "$data/generations" | tr '\n' ' ')"
-}
-
-# 1. The FAT stick, hot-plugged on the xHCI bus and mounted as the unit mounts it.
+# The FAT stick mounted as the unit mounts it, the tree stick bind-mounted read-only with the
+# unit's options. Both before the booth starts: neither is read until its import, which runs
+# while the booth does.
+phase mount
 stick_present() { [ -b /dev/sda ]; }
-vboard-qmp "{\"execute\":\"blockdev-add\",\"arguments\":{\"node-name\":\"stick\",\"driver\":\"raw\",\"read-only\":true,\"file\":{\"driver\":\"file\",\"filename\":\"$work/fat.img\",\"read-only\":true}}}" > /dev/null &&
-  vboard-qmp '{"execute":"device_add","arguments":{"driver":"usb-storage","bus":"xhci.0","drive":"stick","id":"stick","removable":true}}' > /dev/null
-if wait_until 60 stick_present; then
-  mkdir -p /run/backdrop-stick/sda/root
-  if mount -o ro,nosuid,nodev,noexec,noatime /dev/sda /run/backdrop-stick/sda/root; then
-    run_stick fat /run/backdrop-stick/sda/root
-    umount /run/backdrop-stick/sda/root
-  else
-    event fat_mount=0
-  fi
-  vboard-qmp '{"execute":"device_del","arguments":{"id":"stick"}}' > /dev/null
+fat=/run/backdrop-stick/sda/root
+fat_ready=0
+if wait "$plugging" && wait_until 60 stick_present; then
+  mkdir -p "$fat"
+  if mount -o ro,nosuid,nodev,noexec,noatime /dev/sda "$fat"; then fat_ready=1; else event fat_mount=0; fi
 else
   event fat_plugged=0; dmesg | tail -20
 fi
-
-# 2. The tree stick, bind-mounted read-only with the unit's options.
-mkdir -p /run/backdrop-stick/tree/root
-if mount --bind "$tree" /run/backdrop-stick/tree/root &&
-   mount -o remount,bind,ro,nosuid,nodev,noexec,noatime /run/backdrop-stick/tree/root; then
-  run_stick tree /run/backdrop-stick/tree/root
-  umount /run/backdrop-stick/tree/root
+treeroot=/run/backdrop-stick/tree/root
+tree_ready=0
+mkdir -p "$treeroot"
+if mount --bind "$tree" "$treeroot" && mount -o remount,bind,ro,nosuid,nodev,noexec,noatime "$treeroot"; then
+  tree_ready=1
 else
   event tree_mount=0
 fi
 
-decoy_state > "$tmp/decoy.after"
-if cmp -s "$tmp/decoy.before" "$tmp/decoy.after"; then event decoys_unchanged=1; else event decoys_unchanged=0; fi
-emit decoy.after "$tmp/decoy.after"
+log=$tmp/backdrop-run.log
+# The output-sized layer: `render-message` draws the message at the output's size, which a
+# comparison within 24 levels matches exactly; the camera-sized layer the display scales (a 640x480
+# camera on vkms's 1024x768) shows it within a stretched pixel, about 91 % of the region.
+export BACKDROP_TEST_REFUSE_SCALING=1
+# Held until the next import's notice replaces it: a capture cannot come too late for it.
+export BACKDROP_TEST_IMPORT_NOTICE_S=3600
+phase booth_start
+"$backdrop" run --config "$data/current/backdrop.conf" > "$log" 2>&1 &
+bd=$!
+echo "$bd" > "$tmp/booth.pid"
+if ! wait_until 120 log_has "$log" "running:"; then
+  event setup=booth-not-running; emit backdrop-run.log "$log"; kill -TERM "$bd"; exit 1
+fi
+phase capture_before
+# The first capture waits for the first commit after the request; asked again if the booth gave
+# it up (no frame within its 5 s while the camera was still starting).
+screen before
+find_newest; [ -n "$newest" ] || { screen before; find_newest; }
+size=$([ -n "$newest" ] && "$work/imagecheck" size "$photos/screens/$newest" 2>/dev/null)
+
+shows_notice() { # CAPTURE: its message region is what render-message draws for the notice
+  [ -n "$region" ] || return 1
+  # shellcheck disable=SC2086
+  "$work/imagecheck" digit "$1" "$tmp/notice.png" $region 24 95 > /dev/null 2>&1
+}
+
+run_stick() { # NAME ROOT: the unit's import line on the mounted stick, then captures
+  local name=$1 root=$2
+  phase "${name}_import"
+  generation_state > "$tmp/$name.state-before"
+  find_newest; local before_screen=$newest
+  rm -f "$tmp/booth.pid.hup"
+  STICK=$root DATA=$data BACKDROP=$backdrop SYSTEMCTL=$work/systemctl-hup BOOTH_PID_FILE=$tmp/booth.pid \
+    sh "$work/unit-import.sh" > "$tmp/$name.import.log" 2>&1
+  event "${name}_import_exit=$?"
+  phase "${name}_capture"
+  # The stub asked for the first capture with its SIGHUP; more, one after another, only while
+  # none shows the notice.
+  local text="" line
+  while IFS= read -r line; do [[ $line == "text "* ]] && text=${line#text }; done < "$data/import-outcome"
+  region=""
+  [ -n "$size" ] && region=$("$backdrop" render-message "$text" --size "$size" --out "$tmp/notice.png" 2>/dev/null |
+    sed -n 's/.*region \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3 \4/p')
+  screen "$name-1" "$before_screen"
+  for n in 2 3; do
+    find_newest
+    [ "$newest" != "$before_screen" ] && shows_notice "$photos/screens/$newest" && break
+    screen "$name-$n"
+  done
+  phase "${name}_state"
+  generation_state > "$tmp/$name.state-after"
+  local outcome=""; IFS= read -r -d '' outcome < "$data/import-outcome"; printf '%s' "$outcome" > "$tmp/$name.outcome"
+  local file
+  for file in import.log outcome state-before state-after; do later+=("$name.$file=$tmp/$name.$file"); done
+  local hup=""; read -r hup < "$tmp/booth.pid.hup"
+  event "${name}_hup_uptime=$hup"
+  # Nothing left of the import in the data folder but the outcome.
+  local generations=("$data"/generations/* "$data"/generations/.*) kept="" entry
+  for entry in "${generations[@]}"; do
+    entry=${entry##*/}
+    [ -e "$data/generations/$entry" ] && [ "$entry" != . ] && [ "$entry" != .. ] && kept+="$entry "
+  done
+  event "${name}_generations=$kept"
+}
+
+[ $fat_ready = 1 ] && run_stick fat "$fat"
+[ $tree_ready = 1 ] && run_stick tree "$treeroot"
+
+phase finish
 if kill -0 "$bd" 2>/dev/null; then event booth_alive=1; else event booth_alive=0; fi
 kill -TERM "$bd"; wait "$bd"
 event "booth_exit=$?"
+phase report
+[ $fat_ready = 1 ] && umount "$fat"
+[ $tree_ready = 1 ] && umount "$treeroot"
+decoy_state > "$tmp/decoy.after"
+if cmp -s "$tmp/decoy.before" "$tmp/decoy.after"; then event decoys_unchanged=1; else event decoys_unchanged=0; fi
+emit decoy.after "$tmp/decoy.after"
+for kept in "${later[@]}"; do emit "${kept%%=*}" "${kept#*=}"; done
 emit backdrop-run.log "$log"
+phase end
 rm -rf "$tmp"
 event done=1
