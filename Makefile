@@ -60,7 +60,8 @@ include $(wildcard mk/*.mk)
 # end-to-end scenarios, which run the arm64 firmware on the arm64 board too (without their scenario 1,
 # tests/vboard/capture.sh: devices-test has run it, and a second run costs over a minute of a warm run). image-test builds the
 # rpi4 image (cached by its inputs) and reads it without mounting; image-boot-test boots the qemu-arm64
-# image under QEMU TCG to READY and through a watchdog restart.
-test: unit cli-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test firmware-test image-unit-test image-test image-boot-test vboard-record-test
+# image under QEMU TCG to READY and through a watchdog restart. import-board-test hot-plugs hostile USB
+# sticks into the x86_64 board while the booth runs (after devices-test, which built that board).
+test: unit cli-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test import-board-test firmware-test image-unit-test image-test image-boot-test vboard-record-test
 	@$(MAKE) --no-print-directory e2e E2E_ARM64=1 E2E_CAPTURE=0
 	@echo "make test: all stages passed"
