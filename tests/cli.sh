@@ -181,6 +181,7 @@ for l in lines:
 print("ok", len(lines))' "$work/bench.json"
 expect "bench's floor moves the case's bytes: 1080p CPU blend reads 8 B/px and writes 4" 0 '"camera": "1920x1080", "depth": "1920x1080", "mode": "frame", "bytes_per_frame": 24883200, .*"memcpy_bytes_per_px": 6.000' -- cat "$work/bench.json"
 expect "bench one case by --camera and --mode" 0 '^\{"size": "1920x1080", "camera": "640x480", "depth": "640x480", "mode": "layer"' -- "$backdrop" bench --camera 640x480 --mode layer --frames 1 --json
+expect "bench breaks the matte into its stages (ns per camera pixel)" 0 '"matte_stages_ns_per_camera_px": \{"depth": [0-9.]+, "band": [0-9.]+, "floor_fit": .*"decontamination": [0-9.]+\}' -- "$backdrop" bench --camera 640x480 --mode scaled-layer --frames 1 --json
 expect "bench names a bad mode" 2 "--mode blend: expected frame" -- "$backdrop" bench --mode blend
 
 # The README's module list names only modules that exist.

@@ -76,6 +76,9 @@ enum BenchCommand {
         /// memcpy of the case's floor bytes, timed in the same loop, frame by frame, so a busy
         /// machine slows both sides of the ratio alike.
         var memcpy: Double
+        /// Median per-frame time of each matte stage (MatteStage order), ns per camera pixel: the
+        /// matte's work follows the camera, not the output.
+        var matteStages: [Double]
         var pipeline: Double { matte + compose }
     }
 
@@ -104,6 +107,9 @@ enum BenchCommand {
         var matteTimes: [UInt64] = []
         var composeTimes: [UInt64] = []
         var copyTimes: [UInt64] = []
+        let stageTimes = MatteStageTimes(clock: { MonotonicClock.nowNanoseconds() })
+        processor.matteStageTimes = stageTimes
+        var stageSamples = [[UInt64]](repeating: [], count: MatteStage.count)
         let copyBytes = benchCase.floorCopyBytes
         let copySource = try memory(copyBytes)
         let copyDestination = try memory(copyBytes)
@@ -121,11 +127,14 @@ enum BenchCommand {
                 matteTimes.append(middle - start)
                 composeTimes.append(end - middle)
                 copyTimes.append(copied - end)
+                for stage in 0..<MatteStage.count { stageSamples[stage].append(stageTimes.nanoseconds[stage]) }
             }
         }
         let pixels = Double(benchCase.output.pixelCount)
+        let cameraPixels = Double(benchCase.camera.pixelCount)
         return StageFigures(matte: Double(median(matteTimes)) / pixels, compose: Double(median(composeTimes)) / pixels,
-                            memcpy: Double(median(copyTimes)) / pixels)
+                            memcpy: Double(median(copyTimes)) / pixels,
+                            matteStages: stageSamples.map { Double(median($0)) / cameraPixels })
     }
 
     static func median(_ values: [UInt64]) -> UInt64 {
@@ -154,7 +163,20 @@ enum BenchCommand {
             + "\"stage_ratio_to_memcpy\": {\"matte\": \(decimal(stageRatio(figures.matte, bytes: benchCase.matteBytes, benchCase, figures))), "
             + "\"compose\": \(decimal(stageRatio(figures.compose, bytes: benchCase.composeBytes, benchCase, figures)))}, "
             + "\"pipeline_ns_per_px\": \(decimal(figures.pipeline)), \"memcpy_ns_per_px\": \(decimal(figures.memcpy)), "
-            + "\"ratio_to_memcpy\": \(decimal(figures.pipeline / figures.memcpy))"
+            + "\"ratio_to_memcpy\": \(decimal(figures.pipeline / figures.memcpy)), "
+            + "\"matte_ms_per_frame\": \(decimal(figures.matte * Double(benchCase.output.pixelCount) / 1_000_000)), "
+            + "\"matte_stages_ns_per_camera_px\": {" + matteStageList(figures, separator: ": ", quoted: true) + "}"
+    }
+
+    /// The matte's stages as `name value, ...` (text) or `"name": value, ...` (JSON).
+    static func matteStageList(_ figures: StageFigures, separator: String, quoted: Bool) -> String {
+        var parts: [String] = []
+        for index in 0..<MatteStage.count {
+            guard let stage = MatteStage(rawValue: index) else { continue }
+            let name = quoted ? "\"\(stage.name)\"" : stage.name
+            parts.append(name + separator + decimal(figures.matteStages[index]))
+        }
+        return parts.joined(separator: ", ")
     }
 
     static func json(_ benchCase: BenchCase, single: StageFigures, all: StageFigures, workers: Int) -> String {
@@ -172,7 +194,9 @@ enum BenchCommand {
         let label = threads == 1 ? "1 thread: " : "\(threads) threads:"
         return "  \(label) matte \(decimal(figures.matte)) (\(decimal(stageRatio(figures.matte, bytes: benchCase.matteBytes, benchCase, figures)))x), "
             + "compose \(decimal(figures.compose)) (\(decimal(stageRatio(figures.compose, bytes: benchCase.composeBytes, benchCase, figures)))x), "
-            + "pipeline \(decimal(figures.pipeline)) ns/px = \(decimal(figures.pipeline / figures.memcpy)) x memcpy"
+            + "pipeline \(decimal(figures.pipeline)) ns/px = \(decimal(figures.pipeline / figures.memcpy)) x memcpy; "
+            + "matte \(decimal(figures.matte * Double(benchCase.output.pixelCount) / 1_000_000)) ms/frame\n"
+            + "    matte stages, ns per camera px: " + matteStageList(figures, separator: " ", quoted: false)
     }
 
     static func text(_ benchCase: BenchCase, single: StageFigures, all: StageFigures, workers: Int) -> String {

@@ -61,6 +61,9 @@ public final class MatteEngine {
     private var hasPrevious = false
     private var previousUnit: Float = 0
 
+    /// Per-stage timing for `backdrop bench`; nil (the frame path) times nothing.
+    public var stageTimes: MatteStageTimes?
+
     public init(parameters: MatteParameters, depthSize: FrameSize, alphaSize: FrameSize,
                 projection: DepthProjection? = nil) {
         precondition(depthSize.width > 0 && depthSize.height > 0 && alphaSize.width > 0 && alphaSize.height > 0)
@@ -183,11 +186,17 @@ public final class MatteEngine {
                      "matte: depth view does not match the engine")
         precondition(alpha.format == .alpha8 && alpha.size == alphaSize, "matte: alpha view does not match the engine")
         let unit = unitMM > 0 ? unitMM : 1
+        let timer = stageTimes
+        timer?.startFrame()
         let (workDepth, stride) = placeDepth(depth, unit: unit)
+        timer?.mark(.depth)
         let (near, far) = band(depth: workDepth, stride: stride, unit: unit)
+        timer?.mark(.band)
         floorTracker.update(depth: workDepth, stride: stride, width: workSize.width, height: workSize.height,
                             unit: unit, rayX: gridRayX, rayY: gridRayY)
+        timer?.mark(.floorFit)
         markFloor(depth: workDepth, stride: stride, unit: unit)
+        timer?.mark(.floorMarks)
         // Regions are judged on the whole band: fixed near..far, auto near..subject_max (everyone
         // in the booth area, not only the nearest person).
         let regionFar = parameters.mode == .auto
@@ -197,17 +206,22 @@ public final class MatteEngine {
                              minimumPixels: parameters.minimumBlobPixels, pixelWidthMM: gridPixelMM, into: classes) {
             classify(depth: workDepth, stride: stride, near: near, far: far)
         }
+        timer?.mark(.regions)
         if !labeller.label(classes: classes, minimumBlob: parameters.minimumBlobPixels, into: mask) {
             maskPerPixel()
         }
+        timer?.mark(.labels)
         smoothTemporally(depth: workDepth, stride: stride, unit: unit)
+        timer?.mark(.temporal)
         if let colour, colour.size == alphaSize {
             edges.run(soft: softAlpha, classes: classes, colour: colour)
+            timer?.mark(.colourEdges)
             colourFeather.run(source: edges.plane, radius: parameters.featherPixels, into: alpha)
             edges.restoreDecided(into: alpha)
         } else {
             feather.run(source: softAlpha, radius: parameters.featherPixels, into: alpha)
         }
+        timer?.mark(.feather)
     }
 
     /// After `process`: the camera's background taken out of the colour of alpha's partial
@@ -217,8 +231,10 @@ public final class MatteEngine {
     public func decontaminate(colour: ImageView, alpha: ImageView) {
         precondition(colour.size == alphaSize && alpha.size == alphaSize,
                      "matte: decontamination views do not match the engine")
+        stageTimes?.resume()
         decontamination.lookout = rimLookout
         decontamination.run(colour: colour, alpha: alpha)
+        stageTimes?.mark(.decontamination)
     }
 
     /// How far a partial pixel looks for opaque and clear pixels: as far as the feather and the
@@ -234,6 +250,7 @@ public final class MatteEngine {
         precondition(output.size == alphaSize && output.format == colour.format,
                      "matte: decontamination views do not match the engine")
         decontaminate(colour: colour, alpha: alpha)
+        stageTimes?.resume()
         let bytes = colour.format.minimumBytesPerRow(width: alphaSize.width)
         for y in 0..<alphaSize.height {
             output.row(y).copyMemory(from: UnsafeRawPointer(colour.row(y)), byteCount: bytes)
@@ -245,6 +262,7 @@ public final class MatteEngine {
             }
         }
         decontamination.patch.write(into: output)
+        stageTimes?.mark(.decontamination)
     }
 
     // MARK: stage 1

@@ -47,6 +47,10 @@ final class RimDecontamination {
         patch.clear()
         guard colour.format != .z16 && colour.format != .alpha8 else { return }
         let width = size.width
+        // Locals, not the class's properties, inside the loops: no dynamic exclusivity checks.
+        let lookout = self.lookout
+        var writer = patch.startWriting()
+        defer { patch.finish(writer) }
         for y in 0..<size.height {
             let row = alpha.row(y).assumingMemoryBound(to: UInt8.self)
             var x = 0
@@ -66,7 +70,7 @@ final class RimDecontamination {
                 }
                 var end = x + 1
                 while end < width && row[end] != 0 && row[end] != 255 { end += 1 }
-                correctRun(from: x, to: end, y: y, colour: colour, alpha: alpha)
+                correctRun(from: x, to: end, y: y, colour: colour, alpha: alpha, lookout: lookout, into: &writer)
                 x = end
             }
         }
@@ -79,7 +83,7 @@ final class RimDecontamination {
 
     /// The nearest opaque or clear pixel from (x, y) along the column (dy = -1 or 1), within `lookout`.
     @inline(__always)
-    private func confidentInColumn(_ alpha: ImageView, x: Int, y: Int, dy: Int) -> (y: Int, opaque: Bool)? {
+    private func confidentInColumn(_ alpha: ImageView, x: Int, y: Int, dy: Int, lookout: Int) -> (y: Int, opaque: Bool)? {
         var sy = y
         for _ in 0..<lookout {
             sy += dy
@@ -95,7 +99,8 @@ final class RimDecontamination {
     /// Per pixel, as before the run form: the nearest confident pixel left, right, up, down in that
     /// order, the first opaque one the subject, the first clear one the background, stopping once
     /// both are found.
-    private func correctRun(from start: Int, to end: Int, y: Int, colour: ImageView, alpha: ImageView) {
+    private func correctRun(from start: Int, to end: Int, y: Int, colour: ImageView, alpha: ImageView, lookout: Int,
+                            into patch: inout RimPatch.Writer) {
         let leftOpaque = start > 0 ? Self.alphaAt(alpha, start - 1, y) == 255 : false
         let rightOpaque = end < size.width ? Self.alphaAt(alpha, end, y) == 255 : false
         @inline(__always) func estimate(_ x: Int) -> SIMD3<Int32>? {
@@ -113,7 +118,7 @@ final class RimDecontamination {
             }
             var dy = -1
             while dy <= 1 && (subject == nil || ground == nil) {
-                if let found = confidentInColumn(alpha, x: x, y: y, dy: dy) {
+                if let found = confidentInColumn(alpha, x: x, y: y, dy: dy, lookout: lookout) {
                     if found.opaque {
                         if subject == nil { subject = (x, found.y) }
                     } else if ground == nil {

@@ -86,6 +86,12 @@ public final class FrameProcessor {
     public var alphaView: ImageView { alpha.view }
     public var subjectDistanceMM: Int? { matte.subjectDistanceMM }
 
+    /// Per-stage timing of the matte (`backdrop bench`); nil, the default, times nothing.
+    public var matteStageTimes: MatteStageTimes? {
+        get { matte.stageTimes }
+        set { matte.stageTimes = newValue }
+    }
+
     /// What compose writes. Call before the first frame (before the compute thread starts).
     public func setOutputMode(_ mode: OutputMode) {
         outputMode = mode
