@@ -23,6 +23,9 @@ final class AlphaFeather {
     /// of the 8-column chunks where the two rows differ.
     private let pairChunks: UnsafeMutablePointer<Int32>
     private let touched: UnsafeMutablePointer<UInt16>
+    /// Ring slot of pair q at index q + radius: the slots in a table, filled once per run,
+    /// because a double modulo per pair per row was a sixth of the vertical pass.
+    private let slotTable: UnsafeMutablePointer<Int32>
     private let paddedCapacity: Int
     private let sumCapacity: Int
 
@@ -46,6 +49,8 @@ final class AlphaFeather {
         pairChunks.initialize(repeating: 0, count: (2 * Self.maximumRadius + 1) * (chunks + 1))
         touched = .allocate(capacity: chunks)
         touched.initialize(repeating: 0, count: chunks)
+        slotTable = .allocate(capacity: alphaSize.height + 2 * Self.maximumRadius + 2)
+        slotTable.initialize(repeating: 0, count: alphaSize.height + 2 * Self.maximumRadius + 2)
     }
 
     deinit {
@@ -54,6 +59,7 @@ final class AlphaFeather {
         columnSums.deallocate()
         pairChunks.deallocate()
         touched.deallocate()
+        slotTable.deallocate()
     }
 
     /// `source` is packed work-size alpha; `alpha` an .alpha8 view of alphaSize.
@@ -139,9 +145,18 @@ final class AlphaFeather {
         @inline(__always) func source(_ y: Int) -> UnsafeMutablePointer<UInt8> {
             horizontal + Int(rowMap[min(lastRow, max(0, y))]) * width
         }
+        // Pairs -radius ... lastRow + radius: slot (q mod ringRows), counted up without dividing.
+        var next = ((-radius % ringRows) + ringRows) % ringRows
+        for i in 0...(lastRow + 2 * radius) {
+            slotTable[i] = Int32(next)
+            next += 1
+            if next == ringRows { next = 0 }
+        }
+        let slots = slotTable
+        @inline(__always) func slotOf(_ q: Int) -> Int { Int(slots[q + radius]) }
         /// Lists the chunks where pair (q, q+1) differs into ring slot `slot` and counts them in.
         @inline(__always) func enter(pair q: Int) {
-            let slot = ((q % ringRows) + ringRows) % ringRows
+            let slot = slotOf(q)
             let list = pairChunks + slot * (chunks + 1)
             var n = 0
             let a = UnsafeRawPointer(source(q))
@@ -165,7 +180,7 @@ final class AlphaFeather {
             for i in 0..<n { columnSums[Int(list[1 + i])] &+= 1 }
         }
         @inline(__always) func leave(pair q: Int) {
-            let slot = ((q % ringRows) + ringRows) % ringRows
+            let slot = slotOf(q)
             let list = pairChunks + slot * (chunks + 1)
             for i in 0..<Int(list[0]) { columnSums[Int(list[1 + i])] &-= 1 }
         }
@@ -177,7 +192,7 @@ final class AlphaFeather {
             out.update(from: source(y), count: width)
             // Only the chunks some pair in the window lists can differ from the centre row.
             for q in (y - radius)..<(y + radius) {
-                let slot = ((q % ringRows) + ringRows) % ringRows
+                let slot = slotOf(q)
                 let list = pairChunks + slot * (chunks + 1)
                 for i in 0..<Int(list[0]) {
                     let c = Int(list[1 + i])
@@ -189,7 +204,7 @@ final class AlphaFeather {
                 }
             }
             for q in (y - radius)..<(y + radius) {
-                let slot = ((q % ringRows) + ringRows) % ringRows
+                let slot = slotOf(q)
                 let list = pairChunks + slot * (chunks + 1)
                 for i in 0..<Int(list[0]) {
                     let c = Int(list[1 + i])

@@ -42,6 +42,9 @@ final class DepthSegments {
     /// The join tolerance in raw units is base + d^2 * growth (see `prepareTolerance`).
     private var toleranceBase: Float = 30
     private var toleranceGrowth: Float = 1 / 60_000
+    /// floor(toleranceBase): a difference up to this is joined whatever the depth (the growth
+    /// term only adds), decided in integers without the float formula.
+    private var sureJoin = 30
     /// Per column of the current row: 1 where a run cannot continue from the pixel on its left.
     private let breaks: UnsafeMutablePointer<UInt8>
     /// Per pixel, set by the caller: 1 on the floor, 2 on the floor's foot zone (just above
@@ -89,10 +92,15 @@ final class DepthSegments {
     private func prepareTolerance(unit: Float) {
         toleranceBase = 30 / unit
         toleranceGrowth = unit / 60_000
+        sureJoin = Int(min(65535, toleranceBase))
     }
 
     @inline(__always)
     private func joined(_ a: UInt16, _ b: UInt16) -> Bool {
+        // Exact shortcut: base + far^2 * growth >= base (the product is >= 0 and float addition
+        // is monotonic), and an integer d <= floor(base) is <= base.
+        let difference = Int(a) &- Int(b)
+        if (difference < 0 ? 0 &- difference : difference) <= sureJoin { return true }
         let fa = Float(a)
         let fb = Float(b)
         let far = max(fa, fb)

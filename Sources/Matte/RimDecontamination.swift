@@ -84,13 +84,16 @@ final class RimDecontamination {
     /// The nearest opaque or clear pixel from (x, y) along the column (dy = -1 or 1), within `lookout`.
     @inline(__always)
     private func confidentInColumn(_ alpha: ImageView, x: Int, y: Int, dy: Int, lookout: Int) -> (y: Int, opaque: Bool)? {
-        var sy = y
-        for _ in 0..<lookout {
-            sy += dy
-            if sy < 0 || sy >= size.height { return nil }
-            let a = Self.alphaAt(alpha, x, sy)
-            if a == 255 { return (sy, true) }
-            if a == 0 { return (sy, false) }
+        // The frame's edge bounds the steps once, not at every step.
+        let steps = min(lookout, dy < 0 ? y : size.height - 1 - y)
+        guard steps > 0 else { return nil }
+        let stride = dy * alpha.bytesPerRow
+        var p = UnsafePointer(alpha.base.assumingMemoryBound(to: UInt8.self)) + (y * alpha.bytesPerRow + x)
+        for step in 1...steps {
+            p += stride
+            let a = p.pointee
+            if a == 255 { return (y + dy * step, true) }
+            if a == 0 { return (y + dy * step, false) }
         }
         return nil
     }
