@@ -3,7 +3,8 @@
 # folder of its own (IMAGE_CACHE, so the shared /var/cache/backdrop-image is not wiped), then
 # compares what its partitions hold with the shared cache's build of the same inputs (the same
 # image key): file lists with type, mode, owner, links, size, mtime and sha256
-# (image-build/tree-manifest.py), and the raw root partition byte for byte.
+# (image-build/tree-manifest.py), the raw root partition, the whole card (.img, or .img.xz and the
+# .img it holds) and its .bmap byte for byte. Any difference fails.
 #
 # Usage: tests/image/repro.sh BOARD [COLD_CACHE]    (root; COLD_CACHE default /var/cache/backdrop-image-cold,
 #                                                    emptied first: it is this script's own)
@@ -39,8 +40,17 @@ for list in root-files.txt data-files.txt; do
 done
 cmp -s "$a/root.ext4" "$b/root.ext4" && echo "repro[$board]: root.ext4 identical byte for byte" ||
   { echo "repro[$board]: root.ext4 differs: $(cmp -l "$a/root.ext4" "$b/root.ext4" | wc -l) bytes"; fail=1; }
-# The whole card: .img.xz, or a sparse .img for a board whose image-format says so.
-whole=$(cd "$a" && ls backdrop-"$board".img backdrop-"$board".img.xz 2>/dev/null | head -1)
-cmp -s "$a/$whole" "$b/$whole" && echo "repro[$board]: $whole identical" ||
-  echo "repro[$board]: $whole differs"
+# The whole card: .img.xz, or a sparse .img for a board whose image-format says so (one of the two
+# exists: not `ls` of both, whose status for the missing one ended the script under pipefail).
+whole=backdrop-$board.img
+[ -f "$a/$whole" ] || whole=$whole.xz
+if cmp -s "$a/$whole" "$b/$whole"; then
+  echo "repro[$board]: $whole identical"
+elif [ "${whole%.xz}" != "$whole" ] && cmp -s <(xz -dc "$a/$whole") <(xz -dc "$b/$whole"); then
+  echo "repro[$board]: $whole differs, the .img it holds is identical (the compressor, not the build)"; fail=1
+else
+  echo "repro[$board]: $whole differs"; fail=1
+fi
+cmp -s "$a/backdrop-$board.img.bmap" "$b/backdrop-$board.img.bmap" && echo "repro[$board]: backdrop-$board.img.bmap identical" ||
+  { echo "repro[$board]: backdrop-$board.img.bmap differs:"; diff "$b/backdrop-$board.img.bmap" "$a/backdrop-$board.img.bmap" | head -20 || true; fail=1; }
 exit $fail
