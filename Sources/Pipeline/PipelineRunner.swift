@@ -44,6 +44,10 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     private let wake: WakeSignal
     private let stopping = Atomic<Bool>(false)
     private var computeThread: WorkerThread?
+    /// Tests only: called on the compute thread after each frame's matte, before the stop is
+    /// looked at, so a test can hold compute there until it has asked for the stop. Set before
+    /// `start` and not changed while the thread runs (the thread's start orders the write).
+    var afterMatteForTests: (() -> Void)? = nil
 
     private var jobInFlight = false
     private var heldPair: SyncPair? = nil
@@ -191,6 +195,9 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
         drainSync()
         statistics.syncStatistics = sync.statistics
     }
+
+    /// Whether `stop` was called (any thread; tests hold compute until it reads true).
+    var stopRequested: Bool { stopping.load(ordering: .acquiring) }
 
     public func finishSink() -> String? { sink.finish() }
 
@@ -447,6 +454,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
             }
             let matteStart = MonotonicClock.nowNanoseconds()
             processor.buildMatte(depth: job.depth, unitMM: job.depthUnitMM, colour: job.color)
+            afterMatteForTests?()
             // Stopped meanwhile: this frame will never be shown, so `stop` does not wait for its
             // compose too (half a frame less on a loaded board). No result: its slots are not
             // given back, the devices are closed next.
