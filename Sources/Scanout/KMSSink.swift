@@ -187,6 +187,7 @@ public final class KMSSink: FrameSink {
     }
 
     deinit {
+        takePlanesOff()
         if pendingFence >= 0 { _ = bk_close(pendingFence) }
         if modeBlob != 0 { _ = drmModeDestroyPropertyBlob(card.fd, modeBlob) }
         flipEvents.deallocate()
@@ -360,6 +361,38 @@ public final class KMSSink: FrameSink {
     private func takeFence() {
         pendingFence = fence.pointee
         fence.pointee = -1
+    }
+
+    /// Closing: one commit takes the planes this sink put on the CRTC off it, before the buffers
+    /// go (the slots, the backdrop and the writeback buffer are released right after `deinit`,
+    /// each with RMFB). A framebuffer removed while a plane still shows it makes the kernel take
+    /// that plane off itself, inside RMFB, through a kernel worker and a blocking commit of its
+    /// own, one per framebuffer on screen; a framebuffer an unfinished commit still holds also
+    /// goes through the worker. Blocking, so that when it returns the kernel holds none of the
+    /// buffers and each RMFB only frees: it waits for a flip still pending and this commit's
+    /// vblank, no longer (a non-blocking one left the worker hop to every RMFB, slower on the
+    /// loaded virtual board). A driver that refuses the CRTC on with no primary plane gets the
+    /// CRTC switched off with it (a modeset). Failing both (the display gone), the kernel's own
+    /// removal stays, as before.
+    private func takePlanesOff() {
+        for crtcToo in [false, true] {
+            request.reset()
+            request.add(output.primary, "FB_ID", 0)
+            request.add(output.primary, "CRTC_ID", 0)
+            if backdrop != nil, let overlay = output.overlay {
+                request.add(overlay, "FB_ID", 0)
+                request.add(overlay, "CRTC_ID", 0)
+            }
+            var flags: UInt32 = 0
+            if crtcToo {
+                request.add(output.connector, "CRTC_ID", 0)
+                if writebackBuffer != nil, let connector = output.writeback { request.add(connector, "CRTC_ID", 0) }
+                request.add(output.crtc, "MODE_ID", 0)
+                request.add(output.crtc, "ACTIVE", 0)
+                flags = UInt32(BK_DRM_MODE_ATOMIC_ALLOW_MODESET)
+            }
+            if request.commit(fd: card.fd, flags: flags) == nil { return }
+        }
     }
 
     /// Stops presenting until the connector reports connected again (checked once a second).
