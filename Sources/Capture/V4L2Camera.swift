@@ -263,12 +263,7 @@ public final class V4L2Camera {
 
     private static func setFormat(fd: Int32, path: String, format: CaptureFormat, delivered: PixelFormat,
                                   size: FrameSize) throws(CaptureError) -> Negotiated {
-        var request = v4l2_format()
-        request.type = UInt32(BK_V4L2_BUF_TYPE_VIDEO_CAPTURE)
-        request.fmt.pix.width = UInt32(size.width)
-        request.fmt.pix.height = UInt32(size.height)
-        request.fmt.pix.pixelformat = format.v4l2FourCC
-        request.fmt.pix.field = UInt32(BK_V4L2_FIELD_NONE)
+        var request = v4l2_format.progressiveCapture(size: size, fourCC: format.v4l2FourCC)
         if let error = V4L2Funnel.control(fd, BK_VIDIOC_S_FMT, &request) {
             if error == .noDevice { throw .disconnected(path: path) }
             throw .system(SystemError("VIDIOC_S_FMT \(format.name) \(size.description) \(path)", error))

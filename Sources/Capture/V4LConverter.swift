@@ -27,12 +27,7 @@ final class V4LConverter {
         guard let data = v4lconvert_create(fd) else {
             throw .unsupported(path: path, reason: "libv4lconvert cannot open the node")
         }
-        var wanted = v4l2_format()
-        wanted.type = UInt32(BK_V4L2_BUF_TYPE_VIDEO_CAPTURE)
-        wanted.fmt.pix.width = UInt32(size.width)
-        wanted.fmt.pix.height = UInt32(size.height)
-        wanted.fmt.pix.pixelformat = Self.rgb24
-        wanted.fmt.pix.field = UInt32(BK_V4L2_FIELD_NONE)
+        var wanted = v4l2_format.progressiveCapture(size: size, fourCC: Self.rgb24)
         var source = v4l2_format()
         guard v4lconvert_try_format(data, &wanted, &source) == 0,
               wanted.fmt.pix.pixelformat == Self.rgb24,
