@@ -233,15 +233,20 @@ PY
     expect "64-megapixel backdrop without the memory: a message" 2 "sixty-four-megapixels.png: not enough memory to decode a 8192x8192" -- bash -c "ulimit -v 180000; '$backdrop' check-config '$work/good.conf' --backgrounds '$work/huge'"
     # ENOMEM at start-up: the frame memory a run or a demo needs is not there. A message naming what
     # could not be had, exit status 1 (a runtime failure), no crash.
-    # (A huge camera is no case for this: the synthetic scene's own Swift arrays come first, and a
-    # Swift array that cannot be had traps; the owners of frame memory are unit-tested one by one
-    # in StartUpMemoryTests with the allocation refused by the fault injector.)
+    # (The owners of frame memory are unit-tested one by one in StartUpMemoryTests with the
+    # allocation refused by the fault injector.)
     printf '[camera]\nsource = synthetic\nwidth = 64\nheight = 48\n[output]\nsink = null\nwidth = 8192\nheight = 8192\n' > "$work/huge-output.conf"
     expect "run without memory for its frames: a message, exit 1" 1 "not enough memory for the backdrops at 8192x8192: allocating [0-9]+ bytes of frame memory" -- bash -c "ulimit -v 180000; '$backdrop' run --config '$work/huge-output.conf' --frames 1"
     expect "demo without memory for its backdrops: a message, exit 1" 1 "not enough memory for the backdrops at 8192x8192" -- bash -c "ulimit -v 180000; '$backdrop' demo --frames 1 --size 8192x8192 --out '$work/oom.y4m'"
+    # A valid 8192x8192 camera: the synthetic scene's wall image (192 MiB) is the first thing it
+    # allocates. It was a Swift allocation and trapped (SIGABRT) under this limit; now it comes
+    # from the fallible funnel and is a message, exit 1.
+    printf '[camera]\nsource = synthetic\nwidth = 8192\nheight = 8192\n[output]\nsink = null\nwidth = 64\nheight = 48\n' > "$work/huge-camera.conf"
+    expect "run with a camera too big for the memory: a message, exit 1" 1 "not enough memory for the 8192x8192 synthetic camera's frames: allocating 201326592 bytes of frame memory" -- bash -c "ulimit -v 180000; '$backdrop' run --config '$work/huge-camera.conf' --frames 1"
+    expect "record of a scene too big for the memory: a message, exit 1" 1 "not enough memory for the 8192x8192 synthetic scene: allocating 201326592 bytes of frame memory" -- bash -c "ulimit -v 180000; '$backdrop' record '$work/huge-recording' --config '$work/huge-camera.conf' --frames 1"
 else
     echo "SKIP 64-megapixel backdrop under a memory limit: sanitizer build"
-    echo "SKIP start-up without memory (run, demo): sanitizer build"
+    echo "SKIP start-up without memory (run, demo, a huge camera): sanitizer build"
 fi
 
 # The USB stick import (contract in the README): good stick, same stick again, nothing usable,

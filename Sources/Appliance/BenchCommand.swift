@@ -89,7 +89,9 @@ enum BenchCommand {
     /// Median per-frame ns per output pixel of each stage over `frames` frames of the synthetic
     /// scene.
     static func measure(_ benchCase: BenchCase, frames: Int, workers: Int) throws(CommandFailure) -> StageFigures {
-        let scene = SyntheticScene(seed: 7, colourSize: benchCase.camera, depthSize: benchCase.depth)
+        let scene = try FrameMemory.allocating("the \(benchCase.camera.description) synthetic scene") { () throws(SystemError) in
+            try SyntheticScene.allocating(seed: 7, colourSize: benchCase.camera, depthSize: benchCase.depth)
+        }
         let color = try FrameMemory.buffer(.yuyv, benchCase.camera)
         let depth = try FrameMemory.buffer(.z16, benchCase.depth)
         let background = try FrameMemory.buffer(.xrgb8888, benchCase.output)

@@ -61,8 +61,11 @@ enum DemoCommand {
         defer { sheetProcessor.stop() }
         let sheet = ContactSheet(frameCount: frames)
         let sheetPath = (outPath.hasSuffix(".y4m") ? String(outPath.dropLast(4)) : outPath) + "-sheet.png"
+        let sheetScene = try FrameMemory.allocating("the contact sheet's \(cameraSize.description) synthetic scene") { () throws(SystemError) in
+            try SyntheticScene.allocating(seed: 1, colourSize: cameraSize, depthSize: cameraSize)
+        }
         do throws(ImageError) {
-            try sheet.write(to: sheetPath, scene: SyntheticScene(seed: 1, colourSize: cameraSize, depthSize: cameraSize),
+            try sheet.write(to: sheetPath, scene: sheetScene,
                             processor: sheetProcessor, backdrops: backdrops, outputSize: outputSize)
         } catch {
             throw .runtime("cannot write the contact sheet \(sheetPath): \(error.message)")

@@ -19,9 +19,16 @@ enum MakeBackdropsCommand {
             let path = directory + "/" + backdrop.name + (jpeg ? ".jpg" : ".png")
             do throws(ImageError) {
                 if jpeg {
-                    let bytes = try JPEGEncoder.encode(buffer.view)
-                    do throws(SystemError) { try DurableFile.write(bytes, toPath: path) } catch {
-                        throw ImageError.writeFailed(path: path, reason: error.message)
+                    // From libturbojpeg's buffer: no Swift array copy that could trap at --size 16384x16384.
+                    try JPEGEncoder.withEncoded(buffer.view, quality: 90) { bytes throws(ImageError) in
+                        do throws(SystemError) {
+                            let folder = try DirectoryDescriptor.open(directory)
+                            let file = try DurableFile(backdrop.name + ".jpg", in: folder)
+                            try file.write(bytes)
+                            try file.commit(in: folder)
+                        } catch {
+                            throw ImageError.writeFailed(path: path, reason: error.message)
+                        }
                     }
                 } else {
                     try PNGEncoder.write(buffer.view, to: path)

@@ -24,7 +24,9 @@ enum RecordCommand {
         switch settings.camera.source {
         case .synthetic:
             let size = try options.size("--size") ?? settings.camera.size
-            let scene = SyntheticScene(colourSize: size)
+            let scene = try FrameMemory.allocating("the \(size.description) synthetic scene") { () throws(SystemError) in
+                try SyntheticScene.allocating(colourSize: size)
+            }
             try write(frames: frames, out: out, colourSize: size, depthSize: size,
                       settings: recordingSettings(registered: true, intrinsics: scene.depthCamera,
                                                   unitMM: 1, frameRate: scene.frameRate)) { frame, colour, depth, truth in

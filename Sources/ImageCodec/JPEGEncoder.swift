@@ -5,7 +5,8 @@ import KernelIO
 /// Writes JPEG files with libturbojpeg (photos, test fixtures): RGB24, XRGB8888, ALPHA8 as grey.
 /// Allocates; not for the steady-state frame path.
 public enum JPEGEncoder {
-    /// `quality` 1...100.
+    /// `quality` 1...100. Copies into a Swift array, whose allocation traps when it fails: for
+    /// small images (tests); product code uses `withEncoded`.
     public static func encode(_ view: ImageView, quality: Int32 = 90) throws(ImageError) -> [UInt8] {
         try withEncoded(view, quality: quality) { bytes in Array(bytes) }
     }
@@ -21,7 +22,9 @@ public enum JPEGEncoder {
         }
     }
 
-    private static func withEncoded<R>(_ view: ImageView, quality: Int32,
+    /// Hands `body` the encoded bytes in libturbojpeg's own buffer (freed after): a large image's
+    /// JPEG is not copied into a Swift array, whose allocation would trap where this one is an error.
+    public static func withEncoded<R>(_ view: ImageView, quality: Int32,
                                        _ body: (UnsafeRawBufferPointer) throws(ImageError) -> R) throws(ImageError) -> R {
         let pixelFormat: Int32
         var subsampling = Int32(TJSAMP_420.rawValue)

@@ -6,7 +6,8 @@ import KernelIO
 /// Writes PNG files with libspng: RGB24 and XRGB8888 as 8-bit RGB, ALPHA8 as 8-bit grey,
 /// Z16 as 16-bit grey (the recording depth layout). Allocates; not for the steady-state frame path.
 public enum PNGEncoder {
-    /// zlib level 1..9; recorders may want 1 (fast), stills 6.
+    /// zlib level 1..9; recorders may want 1 (fast), stills 6. Copies into a Swift array, whose
+    /// allocation traps when it fails: for small images (tests); product code uses `withEncoded`.
     public static func encode(_ view: ImageView, compressionLevel: Int32 = 6) throws(ImageError) -> [UInt8] {
         try withEncoded(view, name: "PNG", compressionLevel: compressionLevel) { bytes in Array(bytes) }
     }
@@ -23,7 +24,10 @@ public enum PNGEncoder {
         }
     }
 
-    private static func withEncoded<R>(_ view: ImageView, name: String, compressionLevel: Int32,
+    /// Hands `body` the encoded bytes in libspng's own buffer (freed after): a large image's PNG is
+    /// not copied into a Swift array, whose allocation would trap where this one is an error.
+    /// `name` is only for messages.
+    public static func withEncoded<R>(_ view: ImageView, name: String, compressionLevel: Int32,
                                        _ body: (UnsafeRawBufferPointer) throws(ImageError) -> R) throws(ImageError) -> R {
         let bitDepth: UInt8
         let colorType: UInt8

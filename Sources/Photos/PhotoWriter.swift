@@ -275,13 +275,16 @@ public final class PhotoWriter: @unchecked Sendable {
 
     private func writePNG(_ view: ImageView, _ number: UInt64, _ part: PhotoName.Part) throws(PhotoFailure) {
         let name = PhotoName.name(sequence: number, bootNanoseconds: capturedAt, part: part)
-        let bytes: [UInt8]
-        do throws(ImageError) { bytes = try PNGEncoder.encode(view, compressionLevel: 3) } catch {
-            throw PhotoFailure(reason: "PNG encoding failed")
-        }
+        // Written from the encoder's buffer: a camera-sized layer's PNG (up to hundreds of MiB
+        // at the schema's 8192x8192) is not copied into a Swift array, which would trap when the
+        // memory is not there; libspng's own allocation fails as an error instead.
         var failure: PhotoFailure? = nil
-        bytes.withUnsafeBytes { raw in
-            do throws(PhotoFailure) { try writeDurably(raw, as: name) } catch { failure = error }
+        do throws(ImageError) {
+            try PNGEncoder.withEncoded(view, name: name, compressionLevel: 3) { raw in
+                do throws(PhotoFailure) { try writeDurably(raw, as: name) } catch { failure = error }
+            }
+        } catch {
+            throw PhotoFailure(reason: "PNG encoding failed")
         }
         if let failure { throw failure }
     }

@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// A person in front of a brick wall, rendered as a depth camera and a colour camera would see
 /// them, with the ground-truth mask: the test bench for the matte and the stand-in camera of
@@ -13,7 +14,10 @@ import Frames
 /// is rendered.
 ///
 /// Rendering allocates nothing; scratch rows are made in `init`. Not thread-safe: one renderer
-/// per thread.
+/// per thread. The wall image is as large as the colour camera (192 MiB at the 8192x8192 the
+/// schema allows) and comes from the fallible funnel: product code makes a scene with
+/// `allocating`, which throws ENOMEM when that memory is not there; the rows are at most a few
+/// times the camera's width (the schema's 8192, `--size`'s 16384), like any small allocation.
 public final class SyntheticScene {
     public let seed: UInt64
     public let colourSize: FrameSize
@@ -44,24 +48,62 @@ public final class SyntheticScene {
     private let cleanRow: UnsafeMutablePointer<Float>
     private let rgbRow: UnsafeMutablePointer<UInt8>
     /// The wall as the colour camera sees it, RGB, rendered once.
-    private let wallImage: UnsafeMutablePointer<UInt8>
+    private let wallBuffer: AlignedBuffer
+    private var wallImage: UnsafeMutablePointer<UInt8> { wallBuffer.typed(UInt8.self) }
 
     /// Depth registered to colour: the depth camera is the colour camera at depth resolution.
+    public static func allocating(seed: UInt64 = 1, colourSize: FrameSize,
+                                  depthSize: FrameSize? = nil) throws(SystemError) -> SyntheticScene {
+        let cameras = registeredCameras(colourSize: colourSize, depthSize: depthSize ?? colourSize)
+        return SyntheticScene(seed: seed, colourSize: colourSize, colourCamera: cameras.colour,
+                              depthSize: depthSize ?? colourSize, depthCamera: cameras.depth,
+                              colourOffsetMM: SIMD3<Float>(0, 0, 0), wall: try wallMemory(colourSize))
+    }
+
+    /// Depth not registered: two pinholes and where the colour camera sits in the depth frame.
+    public static func allocating(seed: UInt64, colourSize: FrameSize, colourCamera: PinholeIntrinsics,
+                                  depthSize: FrameSize, depthCamera: PinholeIntrinsics,
+                                  colourOffsetMM: SIMD3<Float>) throws(SystemError) -> SyntheticScene {
+        SyntheticScene(seed: seed, colourSize: colourSize, colourCamera: colourCamera, depthSize: depthSize,
+                       depthCamera: depthCamera, colourOffsetMM: colourOffsetMM, wall: try wallMemory(colourSize))
+    }
+
+    /// For tests only (SPI: product code cannot reach it), like `PixelBuffer(format:size:)`: a
+    /// test's scene whose memory cannot be had stops the test.
+    @_spi(Testing)
     public convenience init(seed: UInt64 = 1, colourSize: FrameSize, depthSize: FrameSize? = nil) {
-        let depth = depthSize ?? colourSize
+        let cameras = Self.registeredCameras(colourSize: colourSize, depthSize: depthSize ?? colourSize)
+        self.init(seed: seed, colourSize: colourSize, colourCamera: cameras.colour, depthSize: depthSize ?? colourSize,
+                  depthCamera: cameras.depth, colourOffsetMM: SIMD3<Float>(0, 0, 0))
+    }
+
+    /// For tests only (SPI), as above.
+    @_spi(Testing)
+    public convenience init(seed: UInt64, colourSize: FrameSize, colourCamera: PinholeIntrinsics, depthSize: FrameSize,
+                            depthCamera: PinholeIntrinsics, colourOffsetMM: SIMD3<Float>) {
+        let wall: AlignedBuffer
+        do throws(SystemError) { wall = try Self.wallMemory(colourSize) } catch { fatalError(error.message) }
+        self.init(seed: seed, colourSize: colourSize, colourCamera: colourCamera, depthSize: depthSize,
+                  depthCamera: depthCamera, colourOffsetMM: colourOffsetMM, wall: wall)
+    }
+
+    private static func wallMemory(_ colourSize: FrameSize) throws(SystemError) -> AlignedBuffer {
+        try AlignedBuffer(byteCount: colourSize.pixelCount * 3)
+    }
+
+    private static func registeredCameras(colourSize: FrameSize,
+                                          depthSize depth: FrameSize) -> (colour: PinholeIntrinsics, depth: PinholeIntrinsics) {
         let colourCamera = SyntheticCamera.typical(width: colourSize.width, height: colourSize.height)
         let sx = Float(depth.width) / Float(colourSize.width)
         let sy = Float(depth.height) / Float(colourSize.height)
         let depthCamera = PinholeIntrinsics(fx: colourCamera.fx * sx, fy: colourCamera.fy * sy,
                                           cx: (colourCamera.cx + 0.5) * sx - 0.5,
                                           cy: (colourCamera.cy + 0.5) * sy - 0.5)
-        self.init(seed: seed, colourSize: colourSize, colourCamera: colourCamera, depthSize: depth,
-                  depthCamera: depthCamera, colourOffsetMM: SIMD3<Float>(0, 0, 0))
+        return (colourCamera, depthCamera)
     }
 
-    /// Depth not registered: two pinholes and where the colour camera sits in the depth frame.
-    public init(seed: UInt64, colourSize: FrameSize, colourCamera: PinholeIntrinsics, depthSize: FrameSize,
-                depthCamera: PinholeIntrinsics, colourOffsetMM: SIMD3<Float>) {
+    private init(seed: UInt64, colourSize: FrameSize, colourCamera: PinholeIntrinsics, depthSize: FrameSize,
+                 depthCamera: PinholeIntrinsics, colourOffsetMM: SIMD3<Float>, wall: consuming AlignedBuffer) {
         self.seed = seed
         self.colourSize = colourSize
         self.depthSize = depthSize
@@ -76,7 +118,8 @@ public final class SyntheticScene {
         cleanRow.initialize(repeating: 0, count: depthSize.width)
         rgbRow = .allocate(capacity: colourSize.width * 3 + 6)
         rgbRow.initialize(repeating: 0, count: colourSize.width * 3 + 6)
-        wallImage = .allocate(capacity: colourSize.pixelCount * 3)
+        wallBuffer = wall
+        let wallImage = wallBuffer.typed(UInt8.self)
         for y in 0..<colourSize.height {
             let ry = (Float(y) - colourCamera.cy) / colourCamera.fy
             for x in 0..<colourSize.width {
@@ -93,7 +136,6 @@ public final class SyntheticScene {
     deinit {
         cleanRow.deallocate()
         rgbRow.deallocate()
-        wallImage.deallocate()
     }
 
     /// Renders frame `frame` (time frame / frameRate). `color` is .yuyv, .nv12 or .rgb24 of

@@ -31,7 +31,7 @@ public final class SyntheticSource: FrameSource {
 
     public init(seed: UInt64, colorFormat: PixelFormat, colorSize: FrameSize, depthSize: FrameSize,
                 frameLimit: Int?, paced: Bool) throws(SystemError) {
-        scene = SyntheticScene(seed: seed, colourSize: colorSize, depthSize: depthSize)
+        scene = try SyntheticScene.allocating(seed: seed, colourSize: colorSize, depthSize: depthSize)
         self.colorFormat = colorFormat
         self.colorSize = colorSize
         self.depthSize = depthSize

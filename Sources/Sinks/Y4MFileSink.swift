@@ -2,15 +2,16 @@ import Frames
 import KernelIO
 
 /// Writes composed frames as a YUV4MPEG2 video (4:2:0, BT.601 limited range): one file any
-/// player or ffmpeg reads, cheap enough for long runs. Conversion rows are allocated once.
+/// player or ffmpeg reads, cheap enough for long runs. The converted frame (one Y'CbCr 4:2:0
+/// frame, 96 MiB at the 8192x8192 the schema allows) is allocated once, through the fallible
+/// funnel like the slots: without the memory, `init` throws ENOMEM and the command says so.
 public final class Y4MFileSink: FrameSink {
     public let outputSize: FrameSize
     public let path: String
     private let file: FileDescriptorBox
     private let buffers: [SlotBuffer]
-    private var lumaPlane: [UInt8]
-    private var chromaBlue: [UInt8]
-    private var chromaRed: [UInt8]
+    /// Y plane, then Cb, then Cr: the frame's bytes as written after each FRAME marker.
+    private let planes: AlignedBuffer
     public private(set) var framesWritten = 0
     private var failure: String?
     private let frameMarker: [UInt8] = [70, 82, 65, 77, 69, 10]  // "FRAME\n"
@@ -24,9 +25,7 @@ public final class Y4MFileSink: FrameSink {
         var made: [SlotBuffer] = []
         for _ in 0..<slots { made.append(try SlotBuffer(format: .xrgb8888, size: outputSize)) }
         buffers = made
-        lumaPlane = [UInt8](repeating: 0, count: outputSize.pixelCount)
-        chromaBlue = [UInt8](repeating: 0, count: outputSize.pixelCount / 4)
-        chromaRed = [UInt8](repeating: 0, count: outputSize.pixelCount / 4)
+        planes = try AlignedBuffer(byteCount: outputSize.pixelCount + outputSize.pixelCount / 2)
         let header = "YUV4MPEG2 W\(outputSize.width) H\(outputSize.height) F\(frameRate):1 Ip A1:1 C420jpeg\n"
         try write(header)
     }
@@ -40,9 +39,7 @@ public final class Y4MFileSink: FrameSink {
         convert(buffers[slot].view)
         do {
             try writePlane(frameMarker)
-            try writePlane(lumaPlane)
-            try writePlane(chromaBlue)
-            try writePlane(chromaRed)
+            try file.descriptor.writeAll(UnsafeRawBufferPointer(start: planes.base, count: planes.byteCount))
         } catch {
             failure = error.message
             return nil
@@ -57,32 +54,29 @@ public final class Y4MFileSink: FrameSink {
     /// the same bytes. Chroma is the average of each 2x2 block.
     private func convert(_ image: ImageView) {
         let width = outputSize.width
-        lumaPlane.withUnsafeMutableBufferPointer { luma in
-            chromaBlue.withUnsafeMutableBufferPointer { blue in
-                chromaRed.withUnsafeMutableBufferPointer { red in
-                    for pairRow in 0..<(outputSize.height / 2) {
-                        let top = image.row(pairRow * 2).assumingMemoryBound(to: UInt8.self)
-                        let bottom = image.row(pairRow * 2 + 1).assumingMemoryBound(to: UInt8.self)
-                        for pairColumn in 0..<(width / 2) {
-                            var sumR = 0, sumG = 0, sumB = 0
-                            for rowIndex in 0..<2 {
-                                let row = rowIndex == 0 ? top : bottom
-                                for offset in 0..<2 {
-                                    let x = pairColumn * 2 + offset
-                                    // XRGB8888 is little-endian B, G, R, X in memory.
-                                    let b = Int(row[x * 4]), g = Int(row[x * 4 + 1]), r = Int(row[x * 4 + 2])
-                                    luma[(pairRow * 2 + rowIndex) * width + x] =
-                                        UInt8(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16)
-                                    sumR += r; sumG += g; sumB += b
-                                }
-                            }
-                            let r = (sumR + 2) / 4, g = (sumG + 2) / 4, b = (sumB + 2) / 4
-                            let index = pairRow * (width / 2) + pairColumn
-                            blue[index] = UInt8(((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128)
-                            red[index] = UInt8(((112 * r - 94 * g - 18 * b + 128) >> 8) + 128)
-                        }
+        let luma = planes.typed(UInt8.self)
+        let blue = luma + outputSize.pixelCount
+        let red = blue + outputSize.pixelCount / 4
+        for pairRow in 0..<(outputSize.height / 2) {
+            let top = image.row(pairRow * 2).assumingMemoryBound(to: UInt8.self)
+            let bottom = image.row(pairRow * 2 + 1).assumingMemoryBound(to: UInt8.self)
+            for pairColumn in 0..<(width / 2) {
+                var sumR = 0, sumG = 0, sumB = 0
+                for rowIndex in 0..<2 {
+                    let row = rowIndex == 0 ? top : bottom
+                    for offset in 0..<2 {
+                        let x = pairColumn * 2 + offset
+                        // XRGB8888 is little-endian B, G, R, X in memory.
+                        let b = Int(row[x * 4]), g = Int(row[x * 4 + 1]), r = Int(row[x * 4 + 2])
+                        luma[(pairRow * 2 + rowIndex) * width + x] =
+                            UInt8(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16)
+                        sumR += r; sumG += g; sumB += b
                     }
                 }
+                let r = (sumR + 2) / 4, g = (sumG + 2) / 4, b = (sumB + 2) / 4
+                let index = pairRow * (width / 2) + pairColumn
+                blue[index] = UInt8(((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128)
+                red[index] = UInt8(((112 * r - 94 * g - 18 * b + 128) >> 8) + 128)
             }
         }
     }

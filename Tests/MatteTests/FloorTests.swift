@@ -1,6 +1,6 @@
 @_spi(Testing) import Frames
 import Matte
-import Scenes
+@_spi(Testing) import Scenes
 import Testing
 
 /// The floor: found under the group, tracked, and never invented where there is none.

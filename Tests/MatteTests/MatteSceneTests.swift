@@ -1,6 +1,6 @@
 import Frames
 import Matte
-import Scenes
+@_spi(Testing) import Scenes
 import Testing
 
 /// The matte against the synthetic scene's ground truth: a person swaying at ~1.2 m before a

@@ -72,6 +72,38 @@ import Testing
         #expect(processor?.errno == .outOfMemory)
     }
 
+    /// The synthetic scene's wall image (the camera's size in RGB, 192 MiB at 8192x8192) comes from
+    /// the funnel and is its first allocation: refused, the scene and the source built on it
+    /// throw ENOMEM naming the wall's bytes (it was a Swift allocation that trapped; tests/cli.sh
+    /// runs the huge camera under a real address-space limit).
+    @Test func theSyntheticScenesWallImageRefusedThrows() {
+        let wallBytes = Self.size.pixelCount * 3
+        let scene = Self.refusing(after: 0) {
+            Self.outOfMemory { () throws(SystemError) in _ = try SyntheticScene.allocating(colourSize: Self.size) }
+        }
+        #expect(scene?.message == "allocating \(wallBytes) bytes of frame memory: \(Errno.outOfMemory.description)")
+        let source = Self.refusing(after: 0) {
+            Self.outOfMemory { () throws(SystemError) in
+                _ = try SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: Self.size, depthSize: Self.size,
+                                        frameLimit: nil, paced: false)
+            }
+        }
+        #expect(source?.message == "allocating \(wallBytes) bytes of frame memory: \(Errno.outOfMemory.description)")
+    }
+
+    /// The Y4M sink's converted frame (Y, Cb, Cr: 1.5 bytes a pixel, 96 MiB at 8192x8192), its
+    /// third allocation after the two slots, is refused: ENOMEM naming its bytes, not a trap.
+    @Test func theY4MSinksConversionFrameRefusedThrows() {
+        let path = "/tmp/backdrop-test-oom-planes-\(getpid()).y4m"
+        defer { unlink(path) }
+        let error = Self.refusing(after: 2) {
+            Self.outOfMemory { () throws(SystemError) in
+                _ = try Y4MFileSink(path: path, outputSize: Self.size, frameRate: 30, slots: 2)
+            }
+        }
+        #expect(error?.message == "allocating \(Self.size.pixelCount * 3 / 2) bytes of frame memory: \(Errno.outOfMemory.description)")
+    }
+
     @Test func afterARefusedStartTheNextOneRuns() throws {
         // The third of the camera's slots is refused: the run is never built.
         let refused: SystemError? = Self.refusing(after: 2) {

@@ -1,5 +1,5 @@
 @_spi(Testing) import Frames
-import Scenes
+@_spi(Testing) import Scenes
 import Testing
 
 /// The synthetic scene is the matte's ground truth, so its own promises are checked here:
