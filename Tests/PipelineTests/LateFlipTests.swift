@@ -65,13 +65,8 @@ final class LateFlipSink: FrameSink {
         let feed = try SyntheticSource(seed: 5, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: true)
         // Flips land 2.5 frame periods after their commit: compose always runs ahead of them.
         let sink = try LateFlipSink(outputSize: size, lateness: 80_000_000)
-        let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: size,
-                                           fit: .fill, matte: MatteParameters(), projection: nil,
-                                           helperCPUMasks: [], realtimePriority: 0)
-        let background = PixelBuffer(format: .xrgb8888, size: size)
-        let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .live,
-                                        syncToleranceNanoseconds: 16_000_000,
-                                        generation: FrameGeneration(matte: MatteParameters(), backdrop: background.view))
+        let run = try SmallLiveRun(feed: feed, sink: sink, size: size)
+        let runner = run.runner
         try runner.start(computeCPUMask: 0, realtimePriority: 0)
         runner.run(frameLimit: 30)
         runner.stop()
@@ -81,5 +76,6 @@ final class LateFlipSink: FrameSink {
         // Late flips make frames wait or drop; none is lost without being counted.
         #expect(runner.statistics.presented + runner.statistics.droppedBySink == 30)
         #expect(runner.statistics.presented > 0)
+        withExtendedLifetime(run) {}  // the running generation pointed into its backdrop until the stop
     }
 }

@@ -54,13 +54,8 @@ final class SharedFlag: Sendable {
         let size = FrameSize(width: 64, height: 48)
         let feed = try SyntheticSource(seed: 3, colorFormat: .yuyv, colorSize: size, depthSize: size, frameLimit: nil, paced: false)
         let sink = try MarkedSlotSink(outputSize: size)
-        let processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: size,
-                                           fit: .fill, matte: MatteParameters(), projection: nil,
-                                           helperCPUMasks: [], realtimePriority: 0)
-        let background = PixelBuffer(format: .xrgb8888, size: size)
-        let runner = try PipelineRunner(source: feed, sink: sink, processor: processor, pacing: .live,
-                                        syncToleranceNanoseconds: 16_000_000,
-                                        generation: FrameGeneration(matte: MatteParameters(), backdrop: background.view))
+        let run = try SmallLiveRun(feed: feed, sink: sink, size: size)
+        let runner = run.runner
         let matteDone = SharedFlag()
         // Compute holds after the first frame's matte until the stop has been asked for.
         runner.afterMatteForTests = { [unowned runner] in
@@ -76,6 +71,6 @@ final class SharedFlag: Sendable {
         #expect(sink.slotsWritten == 0, "the frame in compute was composed after the stop")
         #expect(runner.statistics.compose.count == 0, "compute handed back a composed frame after the stop")
         #expect(sink.presents == 0 && runner.statistics.presented == 0, "a frame was shown after the stop")
-        _ = background.view  // the running generation pointed into it until the stop
+        withExtendedLifetime(run) {}  // the running generation pointed into its backdrop until the stop
     }
 }
