@@ -42,7 +42,11 @@ final class IniReadState {
 
         var problem: String? = nil
         // libinih needs room for the newline and the NUL; a longer line would come back as two.
-        if end - start > capacity - 1 {
+        // The bound is on the line's characters, newline or not: a last line without one must not
+        // pass at a length that fails once something is appended after it (the import adds the
+        // box's own lines to a stick's config, and the fuzzer found exactly that).
+        let characters = end - start - (bytes[end - 1] == UInt8(ascii: "\n") ? 1 : 0)
+        if characters > capacity - 2 {
             problem = "line longer than \(capacity - 2) characters"
         } else if bytes[start..<end].contains(0) {
             problem = "line contains a NUL character"

@@ -203,6 +203,14 @@ import Testing
         #expect(result.problems.last?.hasPrefix("backdrop.conf:4: [matte] near_mm = 12abc") == true)
     }
 
+    @Test func theLineBoundIsTheSameWithOrWithoutAFinalNewline() {
+        let longest = "# " + String(repeating: "w", count: 196)
+        #expect(Self.parse(longest).problems.isEmpty)
+        #expect(Self.parse(longest + "\n").problems.isEmpty)
+        #expect(Self.parse(longest + "w").problems == ["backdrop.conf:1: line longer than 198 characters"])
+        #expect(Self.parse(longest + "w\n").problems == ["backdrop.conf:1: line longer than 198 characters"])
+    }
+
     @Test func aKeyGivenTwiceIsAProblem() {
         let result = Self.parse("[matte]\nnear_mm = 300\nfar_mm = 2500\nnear_mm = 400\n")
         #expect(result.problems == ["backdrop.conf:4: [matte] near_mm = 400: already set on line 2; keep one"])
