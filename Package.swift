@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "KernelIO", dependencies: ["CKernel"]),
         .target(name: "Frames", dependencies: ["KernelIO"]),
         .target(name: "FrameSync", dependencies: ["Frames"]),
-        .target(name: "Matte", dependencies: ["Frames"]),
+        .target(name: "Matte", dependencies: ["Frames", "KernelIO"]),
         .target(name: "Compose", dependencies: ["Frames"]),
         .target(name: "ImageCodec", dependencies: ["Frames", "CSpng", "CTurboJPEG", "KernelIO"]),
         .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),

@@ -244,6 +244,11 @@ PY
     printf '[camera]\nsource = synthetic\nwidth = 8192\nheight = 8192\n[output]\nsink = null\nwidth = 64\nheight = 48\n' > "$work/huge-camera.conf"
     expect "run with a camera too big for the memory: a message, exit 1" 1 "not enough memory for the 8192x8192 synthetic camera's frames: allocating 201326592 bytes of frame memory" -- bash -c "ulimit -v 180000; '$backdrop' run --config '$work/huge-camera.conf' --frames 1"
     expect "record of a scene too big for the memory: a message, exit 1" 1 "not enough memory for the 8192x8192 synthetic scene: allocating 201326592 bytes of frame memory" -- bash -c "ulimit -v 180000; '$backdrop' record '$work/huge-recording' --config '$work/huge-camera.conf' --frames 1"
+    # The camera's frames fit but the matte's planes (about 36 bytes a pixel, 600 MB at
+    # 4096x4096) do not: they were Swift allocations and trapped (SIGABRT, exit 134) anywhere from
+    # about 400 to 800 MB of address space; now a message naming the sizes, exit 1.
+    printf '[camera]\nsource = synthetic\nwidth = 4096\nheight = 4096\n[output]\nsink = null\nwidth = 64\nheight = 48\n' > "$work/big-camera.conf"
+    expect "run whose matte does not fit the memory: a message, exit 1" 1 "not enough memory for the matte and compose of a 4096x4096 camera \\(depth 4096x4096\\) on a 64x48 output: allocating [0-9]+ bytes of frame memory" -- bash -c "ulimit -v 600000; '$backdrop' run --config '$work/big-camera.conf' --frames 1"
 else
     echo "SKIP 64-megapixel backdrop under a memory limit: sanitizer build"
     echo "SKIP start-up without memory (run, demo, a huge camera): sanitizer build"

@@ -32,7 +32,9 @@ enum EvalCommand {
         let depth = try FrameMemory.buffer(.z16, recording.depthSize)
         let truth = try FrameMemory.buffer(.alpha8, recording.colorSize)
         let decoder = ImageDecoder()
-        let evaluation = MatteEvaluation(size: recording.colorSize)
+        let evaluation = try FrameMemory.allocating("scoring \(recording.colorSize.description) mattes") {
+            () throws(SystemError) in try MatteEvaluation(size: recording.colorSize)
+        }
         let matteDirectory = options.value("--matte-out")
         if let matteDirectory { try OutputDirectory.create(matteDirectory) }
         for frame in 0..<recording.frameCount {

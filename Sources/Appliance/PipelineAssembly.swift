@@ -45,6 +45,10 @@ struct PipelineAssembly {
                                       outputSize: outputSize, fit: fit, matte: matte, projection: projection,
                                       helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
         } catch {
+            if error.errno == .outOfMemory {
+                throw .runtime("not enough memory for the matte and compose of a \(colorSize.description) camera "
+                               + "(depth \(depthSize.description)) on a \(outputSize.description) output: \(error.message)")
+            }
             throw .runtime("cannot start the worker threads: \(error.message)")
         }
     }

@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// Brings the work-resolution alpha up to colour resolution (nearest neighbour) and softens its
 /// edges with a separable box of the feather radius. A box on a hard edge keeps the 50 % line
@@ -26,40 +27,34 @@ final class AlphaFeather {
     /// Ring slot of pair q at index q + radius: the slots in a table, filled once per run,
     /// because a double modulo per pair per row was a sixth of the vertical pass.
     private let slotTable: UnsafeMutablePointer<Int32>
+    private let memory: AlignedBuffer
     private let paddedCapacity: Int
     private let sumCapacity: Int
 
-    init(workSize: FrameSize, alphaSize: FrameSize) {
+    init(workSize: FrameSize, alphaSize: FrameSize) throws(SystemError) {
         self.workSize = workSize
         self.alphaSize = alphaSize
-        grid = NearestGrid(from: workSize, to: alphaSize)
+        grid = try NearestGrid(from: workSize, to: alphaSize)
         columnMap = grid.columns
         rowMap = grid.rows
         identityColumns = workSize.width == alphaSize.width
-        horizontal = .allocate(capacity: workSize.height * alphaSize.width + Self.lanes)
-        horizontal.initialize(repeating: 0, count: workSize.height * alphaSize.width + Self.lanes)
         paddedCapacity = alphaSize.width + Self.lanes
-        paddedRow = .allocate(capacity: paddedCapacity)
-        paddedRow.initialize(repeating: 0, count: paddedCapacity)
         sumCapacity = alphaSize.width + Self.lanes
-        columnSums = .allocate(capacity: sumCapacity)  // per 8-column chunk in the vertical pass
-        columnSums.initialize(repeating: 0, count: sumCapacity)
         let chunks = (alphaSize.width + 7) / 8
-        pairChunks = .allocate(capacity: (2 * Self.maximumRadius + 1) * (chunks + 1))
-        pairChunks.initialize(repeating: 0, count: (2 * Self.maximumRadius + 1) * (chunks + 1))
-        touched = .allocate(capacity: chunks)
-        touched.initialize(repeating: 0, count: chunks)
-        slotTable = .allocate(capacity: alphaSize.height + 2 * Self.maximumRadius + 2)
-        slotTable.initialize(repeating: 0, count: alphaSize.height + 2 * Self.maximumRadius + 2)
-    }
-
-    deinit {
-        horizontal.deallocate()
-        paddedRow.deallocate()
-        columnSums.deallocate()
-        pairChunks.deallocate()
-        touched.deallocate()
-        slotTable.deallocate()
+        var layout = BufferLayout()
+        let horizontalSlot = layout.reserve(UInt8.self, count: workSize.height * alphaSize.width + Self.lanes)
+        let paddedRowSlot = layout.reserve(UInt8.self, count: paddedCapacity)
+        let columnSumsSlot = layout.reserve(UInt16.self, count: sumCapacity)  // per 8-column chunk in the vertical pass
+        let pairChunksSlot = layout.reserve(Int32.self, count: (2 * Self.maximumRadius + 1) * (chunks + 1))
+        let touchedSlot = layout.reserve(UInt16.self, count: chunks)
+        let slotTableSlot = layout.reserve(Int32.self, count: alphaSize.height + 2 * Self.maximumRadius + 2)
+        memory = try AlignedBuffer(layout: layout)
+        horizontal = memory.pointer(horizontalSlot)
+        paddedRow = memory.pointer(paddedRowSlot)
+        columnSums = memory.pointer(columnSumsSlot)
+        pairChunks = memory.pointer(pairChunksSlot)
+        touched = memory.pointer(touchedSlot)
+        slotTable = memory.pointer(slotTableSlot)
     }
 
     /// `source` is packed work-size alpha; `alpha` an .alpha8 view of alphaSize.

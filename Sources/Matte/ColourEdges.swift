@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// Colour-guided edges: the depth matte, brought up to colour resolution, is re-decided by the
 /// colour image where depth is least sure, so the edge follows clothes, hands and hair rather than
@@ -42,6 +43,7 @@ final class ColourEdges {
     /// Per work column (and one past the last), the first colour column mapped to it or beyond.
     private let firstColumn: UnsafeMutablePointer<Int32>
     private let lanes: EdgeLanes
+    private let memory: AlignedBuffer
     /// Decide in lanes (EdgeLanes) rather than pixel by pixel; the same bytes either way. False
     /// only in tests, which compare the two.
     var vectorised = true
@@ -51,7 +53,7 @@ final class ColourEdges {
     /// |F - B|^2 below this (in 8-bit colour units squared) leaves the depth matte.
     static let minimumContrast: Int = 24 * 24
 
-    init(workSize: FrameSize, alphaSize: FrameSize) {
+    init(workSize: FrameSize, alphaSize: FrameSize) throws(SystemError) {
         self.workSize = workSize
         self.alphaSize = alphaSize
         let scale = max(1, (alphaSize.width + workSize.width - 1) / workSize.width)
@@ -63,29 +65,26 @@ final class ColourEdges {
         stripLength = max(4, workSize.width / 26)
         lookout = reach + stripLength * scale + 2
         let pixels = alphaSize.pixelCount + 16
-        plane = .allocate(capacity: pixels)
-        plane.initialize(repeating: 0, count: pixels)
-        uncertain = .allocate(capacity: pixels)
-        uncertain.initialize(repeating: 0, count: pixels)
         decidedCapacity = max(1024, alphaSize.pixelCount / 8)
-        decidedList = .allocate(capacity: decidedCapacity)
-        grid = NearestGrid(from: workSize, to: alphaSize)
+        var layout = BufferLayout()
+        let planeSlot = layout.reserve(UInt8.self, count: pixels)
+        let uncertainSlot = layout.reserve(UInt8.self, count: pixels)
+        let decidedSlot = layout.reserve(Int32.self, count: decidedCapacity)
+        let firstColumnSlot = layout.reserve(Int32.self, count: workSize.width + 1)
+        memory = try AlignedBuffer(layout: layout)
+        plane = memory.pointer(planeSlot)
+        uncertain = memory.pointer(uncertainSlot)
+        decidedList = memory.pointer(decidedSlot)
+        firstColumn = memory.pointer(firstColumnSlot)
+        grid = try NearestGrid(from: workSize, to: alphaSize)
         columnMap = grid.columns
         rowMap = grid.rows
-        firstColumn = .allocate(capacity: workSize.width + 1)
-        lanes = EdgeLanes(capacity: alphaSize.width)
+        lanes = try EdgeLanes(capacity: alphaSize.width)
         var x = 0
         for w in 0...workSize.width {
             while x < alphaSize.width && Int(columnMap[x]) < w { x += 1 }
             firstColumn[w] = Int32(x)
         }
-    }
-
-    deinit {
-        plane.deallocate()
-        uncertain.deallocate()
-        decidedList.deallocate()
-        firstColumn.deallocate()
     }
 
     /// After the feather: puts back the alpha colour decided (see `decided`).

@@ -1,3 +1,5 @@
+import KernelIO
+
 /// People by depth continuity: the work grid's readings are split into connected 3D regions
 /// (neighbours joined when their depths differ by less than the sensor's step at that distance),
 /// and whole regions are kept or dropped. So a person whose stepping leg lies beyond the band
@@ -50,39 +52,38 @@ final class DepthSegments {
     /// Per pixel, set by the caller: 1 on the floor, 2 on the floor's foot zone (just above
     /// it: a shoe, or floor noise), 0 elsewhere.
     let floor: UnsafeMutablePointer<UInt8>
+    private let memory: AlignedBuffer
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int) throws(SystemError) {
         self.width = width
         self.height = height
-        runs = RunTable(width: width, height: height)
+        runs = try RunTable(width: width, height: height)
         let capacity = runs.capacity
-        pixels = .allocate(capacity: capacity)
-        depthSum = .allocate(capacity: capacity)
-        minimumX = .allocate(capacity: capacity)
-        maximumX = .allocate(capacity: capacity)
-        minimumZ = .allocate(capacity: capacity)
-        maximumZ = .allocate(capacity: capacity)
-        keep = .allocate(capacity: capacity)
-        nearerContacts = .allocate(capacity: capacity)
-        fartherContacts = .allocate(capacity: capacity)
-        breaks = .allocate(capacity: width + 8)
-        breaks.initialize(repeating: 1, count: width + 8)
-        floor = .allocate(capacity: width * height)
-        floor.initialize(repeating: 0, count: width * height)
-    }
-
-    deinit {
-        pixels.deallocate()
-        depthSum.deallocate()
-        minimumX.deallocate()
-        maximumX.deallocate()
-        minimumZ.deallocate()
-        maximumZ.deallocate()
-        keep.deallocate()
-        nearerContacts.deallocate()
-        fartherContacts.deallocate()
-        breaks.deallocate()
-        floor.deallocate()
+        var layout = BufferLayout()
+        let pixelsSlot = layout.reserve(Int32.self, count: capacity)
+        let depthSumSlot = layout.reserve(Float.self, count: capacity)
+        let minimumXSlot = layout.reserve(Int32.self, count: capacity)
+        let maximumXSlot = layout.reserve(Int32.self, count: capacity)
+        let minimumZSlot = layout.reserve(UInt16.self, count: capacity)
+        let maximumZSlot = layout.reserve(UInt16.self, count: capacity)
+        let keepSlot = layout.reserve(UInt8.self, count: capacity)
+        let nearerSlot = layout.reserve(Int32.self, count: capacity)
+        let fartherSlot = layout.reserve(Int32.self, count: capacity)
+        let breaksSlot = layout.reserve(UInt8.self, count: width + 8)
+        let floorSlot = layout.reserve(UInt8.self, count: width * height)
+        memory = try AlignedBuffer(layout: layout)
+        pixels = memory.pointer(pixelsSlot)
+        depthSum = memory.pointer(depthSumSlot)
+        minimumX = memory.pointer(minimumXSlot)
+        maximumX = memory.pointer(maximumXSlot)
+        minimumZ = memory.pointer(minimumZSlot)
+        maximumZ = memory.pointer(maximumZSlot)
+        keep = memory.pointer(keepSlot)
+        nearerContacts = memory.pointer(nearerSlot)
+        fartherContacts = memory.pointer(fartherSlot)
+        breaks = memory.pointer(breaksSlot)
+        breaks.update(repeating: 1, count: width + 8)
+        floor = memory.pointer(floorSlot)
     }
 
     /// The step two neighbouring readings of one surface may differ by: a few of the sensor's

@@ -1,3 +1,5 @@
+import KernelIO
+
 /// ColourEdges' two-colour decision for a whole run of pixels, four lanes at a time.
 ///
 /// The per-pixel arithmetic (subject and background means, the projection of the pixel's colour
@@ -19,7 +21,7 @@ final class EdgeLanes {
     typealias Lanes = SIMD4<Int32>
 
     let capacity: Int
-    private let storage: UnsafeMutablePointer<Int32>
+    private let memory: AlignedBuffer
     /// Inputs per pixel: the sums of the subject's and the background's sample colours and how
     /// many samples each (0...3; 0 = none), and the pixel's own colour.
     let subjectR, subjectG, subjectB, subjectCount: UnsafeMutablePointer<Int32>
@@ -28,11 +30,13 @@ final class EdgeLanes {
     /// Output per pixel: alpha 0...255 where colour decides, -1 where it says nothing.
     let alpha: UnsafeMutablePointer<Int32>
 
-    init(capacity: Int) {
+    init(capacity: Int) throws(SystemError) {
         self.capacity = capacity
         let stride = capacity + Self.width
-        storage = .allocate(capacity: 12 * stride)
-        storage.initialize(repeating: 0, count: 12 * stride)
+        var layout = BufferLayout()
+        let storageSlot = layout.reserve(Int32.self, count: 12 * stride)
+        memory = try AlignedBuffer(layout: layout)
+        let storage = memory.pointer(storageSlot)
         subjectR = storage
         subjectG = storage + stride
         subjectB = storage + 2 * stride
@@ -46,8 +50,6 @@ final class EdgeLanes {
         colourB = storage + 10 * stride
         alpha = storage + 11 * stride
     }
-
-    deinit { storage.deallocate() }
 
     @inline(__always)
     private static func load(_ p: UnsafeMutablePointer<Int32>, _ i: Int) -> Lanes {

@@ -1,3 +1,5 @@
+import KernelIO
+
 /// The floor as a plane in the work grid's camera frame (millimetres, y down): n·P = offset, with
 /// |n| = 1 and n.y > 0, so `offset` is the camera's height above the floor.
 ///
@@ -37,31 +39,26 @@ final class FloorTracker {
     /// Which sampled row each point came from, and how many rows were sampled.
     private let rows: UnsafeMutablePointer<Int32>
     private let rowHits: UnsafeMutablePointer<Int32>
+    private let memory: AlignedBuffer
     private var sampledRows = 0
     private var count = 0
     /// A fixed-seed generator: the same frames give the same floor on every run.
     private var random: UInt64 = 0x2545_F491_4F6C_DD1D
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int) throws(SystemError) {
         capacity = max(16, 2 * 2500)
-        xs = .allocate(capacity: capacity)
-        ys = .allocate(capacity: capacity)
-        zs = .allocate(capacity: capacity)
-        xs.initialize(repeating: 0, count: capacity)
-        ys.initialize(repeating: 0, count: capacity)
-        zs.initialize(repeating: 0, count: capacity)
-        rows = .allocate(capacity: capacity)
-        rows.initialize(repeating: 0, count: capacity)
-        rowHits = .allocate(capacity: height + 1)
-        rowHits.initialize(repeating: 0, count: height + 1)
-    }
-
-    deinit {
-        xs.deallocate()
-        ys.deallocate()
-        zs.deallocate()
-        rows.deallocate()
-        rowHits.deallocate()
+        var layout = BufferLayout()
+        let xsSlot = layout.reserve(Float.self, count: capacity)
+        let ysSlot = layout.reserve(Float.self, count: capacity)
+        let zsSlot = layout.reserve(Float.self, count: capacity)
+        let rowsSlot = layout.reserve(Int32.self, count: capacity)
+        let rowHitsSlot = layout.reserve(Int32.self, count: height + 1)
+        memory = try AlignedBuffer(layout: layout)
+        xs = memory.pointer(xsSlot)
+        ys = memory.pointer(ysSlot)
+        zs = memory.pointer(zsSlot)
+        rows = memory.pointer(rowsSlot)
+        rowHits = memory.pointer(rowHitsSlot)
     }
 
     func reset() { plane = nil }

@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// Turns one Z16 depth frame into an 8-bit alpha at colour resolution: 255 where the subject is.
 ///
@@ -57,6 +58,7 @@ public final class MatteEngine {
     private let colourFeather: AlphaFeather
     private let decontamination: RimDecontamination
     private let directDepth: Bool
+    private let memory: AlignedBuffer
 
     private var hasPrevious = false
     private var previousUnit: Float = 0
@@ -64,8 +66,11 @@ public final class MatteEngine {
     /// Per-stage timing for `backdrop bench`; nil (the frame path) times nothing.
     public var stageTimes: MatteStageTimes?
 
+    /// Throws ENOMEM when its planes cannot be had (with its parts, about 36 bytes per pixel when
+    /// depth and colour are the same size, 600 MB at 4096x4096): the sizes are a camera's or a
+    /// recording's, so that is a message, not a crash.
     public init(parameters: MatteParameters, depthSize: FrameSize, alphaSize: FrameSize,
-                projection: DepthProjection? = nil) {
+                projection: DepthProjection? = nil) throws(SystemError) {
         precondition(depthSize.width > 0 && depthSize.height > 0 && alphaSize.width > 0 && alphaSize.height > 0)
         self.parameters = parameters
         self.depthSize = depthSize
@@ -87,51 +92,45 @@ public final class MatteEngine {
         workCamera = camera
         directDepth = projection == nil && workSize == depthSize
         let pixels = workSize.pixelCount
-        ownDepth = .allocate(capacity: pixels + 16)
-        ownDepth.initialize(repeating: 0, count: pixels + 16)
-        previousDepth = .allocate(capacity: pixels + 16)
-        previousDepth.initialize(repeating: 0, count: pixels + 16)
-        classes = .allocate(capacity: pixels + 16)
-        classes.initialize(repeating: 0, count: pixels + 16)
-        mask = .allocate(capacity: pixels + 16)
-        mask.initialize(repeating: 0, count: pixels + 16)
-        softAlpha = .allocate(capacity: pixels + 16)
-        softAlpha.initialize(repeating: 0, count: pixels + 16)
-        resample = NearestGrid(from: depthSize, to: workSize)
+        var layout = BufferLayout()
+        let ownDepthSlot = layout.reserve(UInt16.self, count: pixels + 16)
+        let previousDepthSlot = layout.reserve(UInt16.self, count: pixels + 16)
+        let classesSlot = layout.reserve(UInt8.self, count: pixels + 16)
+        let maskSlot = layout.reserve(UInt8.self, count: pixels + 16)
+        let softAlphaSlot = layout.reserve(UInt8.self, count: pixels + 16)
+        let rayXSlot = layout.reserve(Float.self, count: depthSize.width)
+        let rayYSlot = layout.reserve(Float.self, count: depthSize.height)
+        let gridRayXSlot = layout.reserve(Float.self, count: workSize.width)
+        let gridRayYSlot = layout.reserve(Float.self, count: workSize.height)
+        memory = try AlignedBuffer(layout: layout)
+        ownDepth = memory.pointer(ownDepthSlot)
+        previousDepth = memory.pointer(previousDepthSlot)
+        classes = memory.pointer(classesSlot)
+        mask = memory.pointer(maskSlot)
+        softAlpha = memory.pointer(softAlphaSlot)
+        rayX = memory.pointer(rayXSlot)
+        rayY = memory.pointer(rayYSlot)
+        gridRayX = memory.pointer(gridRayXSlot)
+        gridRayY = memory.pointer(gridRayYSlot)
+        resample = try NearestGrid(from: depthSize, to: workSize)
         resampleColumns = resample.columns
         resampleRows = resample.rows
-        rayX = .allocate(capacity: depthSize.width)
-        rayY = .allocate(capacity: depthSize.height)
         let depthCamera = projection?.depth ?? DepthProjection.Pinhole(fx: 1, fy: 1, cx: 0, cy: 0)
         for u in 0..<depthSize.width { rayX[u] = (Float(u) - depthCamera.cx) / depthCamera.fx }
         for v in 0..<depthSize.height { rayY[v] = (Float(v) - depthCamera.cy) / depthCamera.fy }
-        labeller = RunLabeller(width: workSize.width, height: workSize.height)
-        floorTracker = FloorTracker(width: workSize.width, height: workSize.height)
-        segments = DepthSegments(width: workSize.width, height: workSize.height)
+        labeller = try RunLabeller(width: workSize.width, height: workSize.height)
+        floorTracker = try FloorTracker(width: workSize.width, height: workSize.height)
+        segments = try DepthSegments(width: workSize.width, height: workSize.height)
         let grid = projection != nil ? camera
             : PinholeIntrinsics(fx: Float(workSize.width) * 0.72, fy: Float(workSize.width) * 0.72,
                                 cx: Float(workSize.width - 1) / 2, cy: Float(workSize.height - 1) / 2)
-        gridRayX = .allocate(capacity: workSize.width)
-        gridRayY = .allocate(capacity: workSize.height)
         for u in 0..<workSize.width { gridRayX[u] = (Float(u) - grid.cx) / grid.fx }
         for v in 0..<workSize.height { gridRayY[v] = (Float(v) - grid.cy) / grid.fy }
         gridPixelMM = 1000 / grid.fx
-        feather = AlphaFeather(workSize: workSize, alphaSize: alphaSize)
-        edges = ColourEdges(workSize: workSize, alphaSize: alphaSize)
-        colourFeather = AlphaFeather(workSize: alphaSize, alphaSize: alphaSize)
-        decontamination = RimDecontamination(size: alphaSize)
-    }
-
-    deinit {
-        ownDepth.deallocate()
-        previousDepth.deallocate()
-        classes.deallocate()
-        mask.deallocate()
-        softAlpha.deallocate()
-        rayX.deallocate()
-        rayY.deallocate()
-        gridRayX.deallocate()
-        gridRayY.deallocate()
+        feather = try AlphaFeather(workSize: workSize, alphaSize: alphaSize)
+        edges = try ColourEdges(workSize: workSize, alphaSize: alphaSize)
+        colourFeather = try AlphaFeather(workSize: alphaSize, alphaSize: alphaSize)
+        decontamination = try RimDecontamination(size: alphaSize)
     }
 
     /// The subject distance auto mode is tracking, millimetres; nil in fixed mode or when the

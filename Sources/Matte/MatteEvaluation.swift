@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// Scores a sequence of mattes against truth masks (both .alpha8 at one size), frame by frame:
 ///  - IoU of the two masks cut at 128 (the matte's 50 % line);
@@ -39,30 +40,24 @@ public final class MatteEvaluation {
     private let edgeA: UnsafeMutablePointer<UInt8>
     private let edgeB: UnsafeMutablePointer<UInt8>
     private let moving: UnsafeMutablePointer<UInt8>
+    private let memory: AlignedBuffer
 
-    public init(size: FrameSize) {
+    /// Throws ENOMEM when its six planes (6 bytes per pixel of the recording) cannot be had.
+    public init(size: FrameSize) throws(SystemError) {
         self.size = size
         let n = size.pixelCount
-        previousAlpha = .allocate(capacity: n)
-        previousAlpha.initialize(repeating: 0, count: n)
-        truths = (.allocate(capacity: n), .allocate(capacity: n))
-        truths.0.initialize(repeating: 0, count: n)
-        truths.1.initialize(repeating: 0, count: n)
-        edgeA = .allocate(capacity: n)
-        edgeA.initialize(repeating: 0, count: n)
-        edgeB = .allocate(capacity: n)
-        edgeB.initialize(repeating: 0, count: n)
-        moving = .allocate(capacity: n)
-        moving.initialize(repeating: 0, count: n)
-    }
-
-    deinit {
-        previousAlpha.deallocate()
-        truths.0.deallocate()
-        truths.1.deallocate()
-        edgeA.deallocate()
-        edgeB.deallocate()
-        moving.deallocate()
+        var layout = BufferLayout()
+        let previousSlot = layout.reserve(UInt8.self, count: n)
+        let truthSlots = (layout.reserve(UInt8.self, count: n), layout.reserve(UInt8.self, count: n))
+        let edgeASlot = layout.reserve(UInt8.self, count: n)
+        let edgeBSlot = layout.reserve(UInt8.self, count: n)
+        let movingSlot = layout.reserve(UInt8.self, count: n)
+        memory = try AlignedBuffer(layout: layout)
+        previousAlpha = memory.pointer(previousSlot)
+        truths = (memory.pointer(truthSlots.0), memory.pointer(truthSlots.1))
+        edgeA = memory.pointer(edgeASlot)
+        edgeB = memory.pointer(edgeBSlot)
+        moving = memory.pointer(movingSlot)
     }
 
     /// Adds one frame: `alpha` the matte, `truth` 255 on the subject.

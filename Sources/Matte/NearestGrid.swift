@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// Nearest-neighbour resampling from one grid to another: for each target column and row, the
 /// source column and row whose centre is nearest. Used wherever the matte changes resolution
@@ -10,22 +11,22 @@ final class NearestGrid {
     /// Per target column / row, the source column / row.
     let columns: UnsafeMutablePointer<Int32>
     let rows: UnsafeMutablePointer<Int32>
+    private let memory: AlignedBuffer
 
-    init(from source: FrameSize, to target: FrameSize) {
+    init(from source: FrameSize, to target: FrameSize) throws(SystemError) {
         self.source = source
         self.target = target
-        columns = .allocate(capacity: target.width)
-        rows = .allocate(capacity: target.height)
+        var layout = BufferLayout()
+        let columnsSlot = layout.reserve(Int32.self, count: target.width)
+        let rowsSlot = layout.reserve(Int32.self, count: target.height)
+        memory = try AlignedBuffer(layout: layout)
+        columns = memory.pointer(columnsSlot)
+        rows = memory.pointer(rowsSlot)
         for x in 0..<target.width {
             columns[x] = Int32(min(source.width - 1, (2 * x + 1) * source.width / (2 * target.width)))
         }
         for y in 0..<target.height {
             rows[y] = Int32(min(source.height - 1, (2 * y + 1) * source.height / (2 * target.height)))
         }
-    }
-
-    deinit {
-        columns.deallocate()
-        rows.deallocate()
     }
 }

@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// Takes the camera's own background out of the colour of the matte's partial pixels.
 ///
@@ -35,9 +36,9 @@ final class RimDecontamination {
     /// The last `run`'s corrections.
     var patch: RimPatch
 
-    init(size: FrameSize) {
+    init(size: FrameSize) throws(SystemError) {
         self.size = size
-        patch = RimPatch(size: size)
+        patch = try RimPatch(size: size)
     }
 
     /// `colour` the camera frame, `alpha` its finished .alpha8 matte (both of `size`): `patch`

@@ -1,4 +1,5 @@
 import Frames
+import KernelIO
 
 /// The decontaminated rim as a list of pixel writes, so only the rim's pixels are corrected
 /// (a few percent of the frame); `write(into:)` lays them into a copy of the frame.
@@ -10,27 +11,27 @@ import Frames
 /// the writes does not matter.
 ///
 /// Ownership: the entry memory is allocated once in `init` (room for every pixel of the frame,
-/// the worst case of an all-partial matte) and freed in `deinit`; `write` allocates nothing. Not
+/// the worst case of an all-partial matte), owned by `memory`; `write` allocates nothing. Not
 /// thread-safe: one user, the matte's thread.
 public struct RimPatch: ~Copyable {
     public let size: FrameSize
     private let places: UnsafeMutablePointer<UInt32>
     /// The new bytes, in the frame's own layout.
     private let values: UnsafeMutablePointer<UInt32>
+    private let memory: AlignedBuffer
     public private(set) var count = 0
 
     static let chromaFlag: UInt32 = 1 << 24
 
-    init(size: FrameSize) {
+    init(size: FrameSize) throws(SystemError) {
         precondition(size.width <= 65536 && size.height <= 65536, "rim patch: frame too large")
         self.size = size
-        places = .allocate(capacity: max(1, size.pixelCount))
-        values = .allocate(capacity: max(1, size.pixelCount))
-    }
-
-    deinit {
-        places.deallocate()
-        values.deallocate()
+        var layout = BufferLayout()
+        let placesSlot = layout.reserve(UInt32.self, count: max(1, size.pixelCount))
+        let valuesSlot = layout.reserve(UInt32.self, count: max(1, size.pixelCount))
+        memory = try AlignedBuffer(layout: layout)
+        places = memory.pointer(placesSlot)
+        values = memory.pointer(valuesSlot)
     }
 
     mutating func clear() {

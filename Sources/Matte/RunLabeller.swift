@@ -1,3 +1,5 @@
+import KernelIO
+
 /// Connected components of the depth class map, computed on runs rather than pixels: one
 /// union-find node per horizontal run of equal class, so the cost follows the number of edges in
 /// the picture, not its area. All arrays are sized at init.
@@ -26,20 +28,20 @@ final class RunLabeller {
     private let kind: UnsafeMutablePointer<UInt8>
     private let foregroundContact: UnsafeMutablePointer<Int32>
     private let backgroundContact: UnsafeMutablePointer<Int32>
+    private let memory: AlignedBuffer
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int) throws(SystemError) {
         self.width = width
         self.height = height
-        runs = RunTable(width: width, height: height)
-        kind = .allocate(capacity: runs.capacity)
-        foregroundContact = .allocate(capacity: runs.capacity)
-        backgroundContact = .allocate(capacity: runs.capacity)
-    }
-
-    deinit {
-        kind.deallocate()
-        foregroundContact.deallocate()
-        backgroundContact.deallocate()
+        runs = try RunTable(width: width, height: height)
+        var layout = BufferLayout()
+        let kindSlot = layout.reserve(UInt8.self, count: runs.capacity)
+        let foregroundSlot = layout.reserve(Int32.self, count: runs.capacity)
+        let backgroundSlot = layout.reserve(Int32.self, count: runs.capacity)
+        memory = try AlignedBuffer(layout: layout)
+        kind = memory.pointer(kindSlot)
+        foregroundContact = memory.pointer(foregroundSlot)
+        backgroundContact = memory.pointer(backgroundSlot)
     }
 
     /// Reads the class map (width x height, packed) and writes the binary mask (0 or 255, packed).

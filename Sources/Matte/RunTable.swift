@@ -1,3 +1,5 @@
+import KernelIO
+
 /// Horizontal runs of one work-grid picture, row by row, with a union-find forest over them: the
 /// storage DepthSegments (runs of one surface) and RunLabeller (runs of one class) both build on.
 /// One node per run rather than per pixel, so the cost follows the edges in the picture.
@@ -18,23 +20,24 @@ final class RunTable {
     let parent: UnsafeMutablePointer<Int32>
     /// The first run of each row; rowFirst[height] is the run count.
     let rowFirst: UnsafeMutablePointer<Int32>
+    private let memory: AlignedBuffer
 
-    init(width: Int, height: Int) {
+    /// Throws ENOMEM when the arrays (about 3 bytes per pixel) cannot be had: the size is the
+    /// camera's or a recording's.
+    init(width: Int, height: Int) throws(SystemError) {
         self.width = width
         self.height = height
         capacity = max(4 * (width + height), width * height / 4)
-        start = .allocate(capacity: capacity)
-        end = .allocate(capacity: capacity)
-        parent = .allocate(capacity: capacity)
-        rowFirst = .allocate(capacity: height + 1)
-        rowFirst.initialize(repeating: 0, count: height + 1)
-    }
-
-    deinit {
-        start.deallocate()
-        end.deallocate()
-        parent.deallocate()
-        rowFirst.deallocate()
+        var layout = BufferLayout()
+        let startSlot = layout.reserve(Int32.self, count: capacity)
+        let endSlot = layout.reserve(Int32.self, count: capacity)
+        let parentSlot = layout.reserve(Int32.self, count: capacity)
+        let rowFirstSlot = layout.reserve(Int32.self, count: height + 1)
+        memory = try AlignedBuffer(layout: layout)
+        start = memory.pointer(startSlot)
+        end = memory.pointer(endSlot)
+        parent = memory.pointer(parentSlot)
+        rowFirst = memory.pointer(rowFirstSlot)
     }
 
     /// Root of run `node`, halving the path on the way.

@@ -63,7 +63,7 @@ public final class FrameProcessor {
         self.colorFormat = colorFormat
         self.colorSize = colorSize
         self.outputSize = outputSize
-        matte = MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: colorSize, projection: projection)
+        matte = try MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: colorSize, projection: projection)
         compositor = Compositor(cameraFormat: colorFormat, cameraSize: colorSize, outputSize: outputSize, fit: fit)
         alpha = try PixelBuffer(allocating: .alpha8, size: colorSize)
         cleanColour = try PixelBuffer(allocating: colorFormat, size: colorSize)

@@ -17,8 +17,8 @@ import Testing
         }
     }
 
-    @Test func lanesEqualTheScalarFormulaForEveryKindOfInput() {
-        let lanes = EdgeLanes(capacity: 1000)
+    @Test func lanesEqualTheScalarFormulaForEveryKindOfInput() throws {
+        let lanes = try EdgeLanes(capacity: 1000)
         var noise = Noise(state: 0x9E37_79B9_7F4A_7C15)
         var decided = 0
         var partial = 0
@@ -69,15 +69,15 @@ import Testing
 
     /// GroupScene moving, registered and not, YUYV and RGB: the same alpha from both paths.
     @Test(arguments: [true, false])
-    func vectorisedMatteIsTheScalarMatte(registered: Bool) {
+    func vectorisedMatteIsTheScalarMatte(registered: Bool) throws {
         let size = FrameSize(width: 320, height: 240)
         let scene = registered ? GroupScene(colourSize: size) : GroupScene.unregistered(colourSize: size)
         let projection = registered ? nil : DepthProjection(depth: scene.depthCamera, colour: scene.colourCamera,
                                                             translationMM: scene.colourOffsetMM)
         for format in [PixelFormat.rgb24, .yuyv] {
-            let vector = MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size,
+            let vector = try MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size,
                                      projection: projection)
-            let scalar = MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size,
+            let scalar = try MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size,
                                      projection: projection)
             scalar.vectorisedEdges = false
             let rgb = PixelBuffer(format: .rgb24, size: size)

@@ -5,9 +5,9 @@ import Testing
 
 /// The floor: found under the group, tracked, and never invented where there is none.
 @Suite struct FloorTests {
-    @Test func noFloorInViewIsNeverInvented() {
+    @Test func noFloorInViewIsNeverInvented() throws {
         let scene = SyntheticScene(seed: 1, colourSize: FrameSize(width: 320, height: 240))
-        let engine = MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: scene.colourSize)
+        let engine = try MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: scene.colourSize)
         let colour = PixelBuffer(format: .yuyv, size: scene.colourSize)
         let depth = PixelBuffer(format: .z16, size: scene.depthSize)
         let alpha = PixelBuffer(format: .alpha8, size: scene.colourSize)
@@ -21,7 +21,7 @@ import Testing
     /// GroupScene's floor is 1250 mm below a level camera: normal straight down the image.
     @Test func theGroupsFloorIsFoundAndHeld() throws {
         let scene = GroupScene(colourSize: FrameSize(width: 320, height: 240))
-        let engine = MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: scene.colourSize)
+        let engine = try MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: scene.colourSize)
         let colour = PixelBuffer(format: .rgb24, size: scene.colourSize)
         let depth = PixelBuffer(format: .z16, size: scene.depthSize)
         let alpha = PixelBuffer(format: .alpha8, size: scene.colourSize)

@@ -72,7 +72,7 @@ import Testing
         }
         let parameters = MatteParameters()
         #expect(parameters.mode == .auto)
-        let engine = MatteEngine(parameters: parameters, depthSize: size, alphaSize: alphaSize)
+        let engine = try MatteEngine(parameters: parameters, depthSize: size, alphaSize: alphaSize)
         // At the frame's own size with its colour image (colour-guided edges and shadow strips,
         // as the booth runs); at the larger size depth alone (no colour image of that size).
         let colour = PixelBuffer(format: .rgb24, size: size)

@@ -23,22 +23,22 @@ import Testing
         canvas.fill(x: 50..<110, y: 30..<90, 1000)
     }
 
-    @Test func keepsTheBandAndDropsTheWall() {
+    @Test func keepsTheBandAndDropsTheWall() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         Self.board(canvas)
-        let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine)
         #expect(canvas.covered() == 60 * 60)
         #expect(canvas.covered(x: 50..<110, y: 30..<90) == 60 * 60)
     }
 
-    @Test func fillsHolesInsideTheSubjectOnly() {
+    @Test func fillsHolesInsideTheSubjectOnly() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         Self.board(canvas)
         canvas.fill(x: 70..<80, y: 50..<60, 0)   // enclosed by the subject
         canvas.fill(x: 10..<20, y: 10..<20, 0)   // on the wall
         canvas.fill(x: 110..<114, y: 40..<80, 0) // shadow beside the subject's right edge
-        let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine)
         #expect(canvas.covered(x: 70..<80, y: 50..<60) == 100, "enclosed hole filled")
         #expect(canvas.covered(x: 10..<20, y: 10..<20) == 0, "hole in the wall stays out")
@@ -46,12 +46,12 @@ import Testing
         #expect(canvas.covered() == 60 * 60)
     }
 
-    @Test func dropsSpecksSmallerThanTheMinimumBlob() {
+    @Test func dropsSpecksSmallerThanTheMinimumBlob() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         Self.board(canvas)
         canvas.fill(x: 10..<16, y: 100..<106, 1200)  // 36 px: a speck
         canvas.fill(x: 120..<130, y: 5..<15, 1200)   // 100 px: kept
-        let engine = MatteEngine(parameters: Self.fixed(minimumBlob: 50), depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: Self.fixed(minimumBlob: 50), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine)
         #expect(canvas.covered(x: 10..<16, y: 100..<106) == 0)
         #expect(canvas.covered(x: 120..<130, y: 5..<15) == 100)
@@ -61,19 +61,19 @@ import Testing
         #expect(canvas.covered(x: 10..<16, y: 100..<106) == 36)
     }
 
-    @Test func fillsSmallOutOfBandIslandsInsideTheSubject() {
+    @Test func fillsSmallOutOfBandIslandsInsideTheSubject() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         Self.board(canvas)
         canvas.fill(x: 60..<63, y: 40..<43, 2600)    // a bad far reading inside the subject
-        let engine = MatteEngine(parameters: Self.fixed(minimumBlob: 100), depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: Self.fixed(minimumBlob: 100), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine)
         #expect(canvas.covered(x: 60..<63, y: 40..<43) == 9)
     }
 
-    @Test func featherSoftensEdgesWithoutMovingThem() {
+    @Test func featherSoftensEdgesWithoutMovingThem() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         Self.board(canvas)
-        let engine = MatteEngine(parameters: Self.fixed(feather: 4), depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: Self.fixed(feather: 4), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine)
         let covered = canvas.covered()
         #expect(covered <= 60 * 60 && covered >= 60 * 60 - 4 * 12, "only corners round off: \(covered)")
@@ -89,7 +89,7 @@ import Testing
     /// The feather only sums near edges; whatever it skips must be what a full separable box
     /// (edge pixels repeated, each pass normalised as the engine does) gives anyway.
     @Test(arguments: [1, 3, 8, 12])
-    func featherEqualsAFullSeparableBox(radius: Int) {
+    func featherEqualsAFullSeparableBox(radius: Int) throws {
         let alphaSize = FrameSize(width: 250, height: 190)   // not a multiple of 8, upscaled
         let canvas = DepthCanvas(depthSize: Self.size, alphaSize: alphaSize)
         canvas.fill(3000)
@@ -102,7 +102,7 @@ import Testing
             let x = next(150), y = next(110)
             canvas.fill(x: x..<min(160, x + 4 + next(40)), y: y..<min(120, y + 4 + next(40)), UInt16(800 + next(800)))
         }
-        let hard = MatteEngine(parameters: Self.fixed(feather: 0, minimumBlob: 0), depthSize: Self.size,
+        let hard = try MatteEngine(parameters: Self.fixed(feather: 0, minimumBlob: 0), depthSize: Self.size,
                                alphaSize: alphaSize)
         canvas.process(hard)
         let w = alphaSize.width, h = alphaSize.height
@@ -117,7 +117,7 @@ import Testing
                 across[y * w + x] = (sum * reciprocal) >> 16
             }
         }
-        let soft = MatteEngine(parameters: Self.fixed(feather: radius, minimumBlob: 0), depthSize: Self.size,
+        let soft = try MatteEngine(parameters: Self.fixed(feather: radius, minimumBlob: 0), depthSize: Self.size,
                                alphaSize: alphaSize)
         canvas.process(soft)
         var mismatches = 0
@@ -133,14 +133,14 @@ import Testing
     }
 
     @Test(arguments: [MatteParameters.Mode.fixed, .auto])
-    func readsAnyDepthUnit(mode: MatteParameters.Mode) {
+    func readsAnyDepthUnit(mode: MatteParameters.Mode) throws {
         // TUM-style depth: 5000 units per metre.
         let canvas = DepthCanvas(depthSize: Self.size)
         canvas.fill(15000)
         canvas.fill(x: 50..<110, y: 30..<90, 5000)
         var parameters = Self.fixed()
         parameters.mode = mode
-        let engine = MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine, unitMM: 0.2)
         #expect(canvas.covered() == 60 * 60)
         if mode == .auto {
@@ -148,14 +148,14 @@ import Testing
         }
     }
 
-    @Test func survivesFramesTooNoisyToLabel() {
+    @Test func survivesFramesTooNoisyToLabel() throws {
         // A checkerboard of subject and holes: a run per pixel, more than the labeller holds.
         // The frame is then matted per pixel (band only) instead of failing or allocating.
         let canvas = DepthCanvas(depthSize: Self.size)
         for y in 0..<Self.size.height {
             for x in 0..<Self.size.width { canvas.set(x, y, (x + y) % 2 == 0 ? 1000 : 0) }
         }
-        let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine)
         #expect(engine.lastRunCount == engine.runCapacity)
         #expect(canvas.covered() == Self.size.pixelCount / 2)
@@ -166,38 +166,38 @@ import Testing
         #expect(canvas.covered() == 60 * 60)
     }
 
-    @Test func scalesRegisteredDepthToTheAlphaSize() {
+    @Test func scalesRegisteredDepthToTheAlphaSize() throws {
         let canvas = DepthCanvas(depthSize: Self.size, alphaSize: FrameSize(width: 480, height: 360))
         Self.board(canvas)
-        let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: canvas.alpha.size)
+        let engine = try MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: canvas.alpha.size)
         canvas.process(engine)
         #expect(canvas.covered() == 180 * 180)
         #expect(canvas.covered(x: 150..<330, y: 90..<270) == 180 * 180)
     }
 
-    @Test func reprojectsUnregisteredDepthIntoTheColourImage() {
+    @Test func reprojectsUnregisteredDepthIntoTheColourImage() throws {
         // Same intrinsics, colour camera 60 mm to the depth camera's right: a board 1 m away
         // appears fx * 60 / 1000 = 12 px further left in colour.
         let camera = DepthProjection.Pinhole(fx: 200, fy: 200, cx: 79.5, cy: 59.5)
         let projection = DepthProjection(depth: camera, colour: camera, translationMM: SIMD3<Float>(60, 0, 0))
         let canvas = DepthCanvas(depthSize: Self.size)
         Self.board(canvas)
-        let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size,
+        let engine = try MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size,
                                  projection: projection)
         canvas.process(engine)
         #expect(abs(canvas.coveredCentreX() - (79.5 - 12)) < 0.6, "centre \(canvas.coveredCentreX())")
         #expect(canvas.covered(x: 38..<98, y: 30..<90) >= 60 * 60 - 60)
         #expect(canvas.covered(x: 100..<160, y: 0..<120) == 0)
         // Registered, the same depth stays put: the shift above is the projection's doing.
-        let plain = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
+        let plain = try MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(plain)
         #expect(abs(canvas.coveredCentreX() - 79.5) < 0.01)
     }
 
-    @Test func updateTakesNewThresholdsWithoutRebuilding() {
+    @Test func updateTakesNewThresholdsWithoutRebuilding() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         Self.board(canvas)
-        let engine = MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: Self.fixed(), depthSize: Self.size, alphaSize: Self.size)
         canvas.process(engine)
         #expect(canvas.covered() == 3600)
         var closer = Self.fixed()
@@ -215,13 +215,13 @@ import Testing
         #expect(engine.subjectDistanceMM.map { abs($0 - 1000) <= 32 } == true)
     }
 
-    @Test func autoModeFollowsTheSubjectWithHysteresis() {
+    @Test func autoModeFollowsTheSubjectWithHysteresis() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         var parameters = Self.fixed()
         parameters.mode = .auto
         parameters.hysteresisMM = 80
         parameters.marginMM = 250
-        let engine = MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
         canvas.fill(3000)
         canvas.fill(x: 50..<110, y: 30..<90, 1200)
         canvas.process(engine)
@@ -245,11 +245,11 @@ import Testing
         #expect(canvas.covered() == 0)
     }
 
-    @Test func autoModeKeepsASubjectThatFillsTheRegionButNeverTakesTheBackWall() {
+    @Test func autoModeKeepsASubjectThatFillsTheRegionButNeverTakesTheBackWall() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         var parameters = Self.fixed()
         parameters.mode = .auto
-        let engine = MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
         // An empty booth: only the back wall. It is not a subject.
         canvas.fill(2500)
         for _ in 0..<3 { canvas.process(engine) }
@@ -272,12 +272,12 @@ import Testing
 
     /// Auto mode keeps everyone in the booth area (issue 12): both people, whatever their order
     /// in depth, each as a whole region; a few pixels of noise nearer still are no one.
-    @Test func autoModeKeepsEverySubstantialSubjectNotOnlyTheNearest() {
+    @Test func autoModeKeepsEverySubstantialSubjectNotOnlyTheNearest() throws {
         let canvas = DepthCanvas(depthSize: Self.size)
         var parameters = Self.fixed()
         parameters.mode = .auto
         parameters.minimumBlobPixels = 10
-        let engine = MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
+        let engine = try MatteEngine(parameters: parameters, depthSize: Self.size, alphaSize: Self.size)
         canvas.fill(3000)
         canvas.fill(x: 30..<70, y: 30..<110, 1500)   // nearer person
         canvas.fill(x: 90..<130, y: 20..<110, 2200)  // person behind

@@ -65,12 +65,12 @@ import Testing
     }
 
     @Test(arguments: [true, false])
-    func decontaminationLowersTheRimsColourBleedAndLeavesOpaquePixels(registered: Bool) {
+    func decontaminationLowersTheRimsColourBleedAndLeavesOpaquePixels(registered: Bool) throws {
         let size = FrameSize(width: 320, height: 240)
         let scene = registered ? GroupScene(colourSize: size) : GroupScene.unregistered(colourSize: size)
         let projection = registered ? nil : DepthProjection(depth: scene.depthCamera, colour: scene.colourCamera,
                                                             translationMM: scene.colourOffsetMM)
-        let engine = MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size,
+        let engine = try MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size,
                                  projection: projection)
         let raw = PixelBuffer(format: .rgb24, size: size)
         let clean = PixelBuffer(format: .rgb24, size: size)
@@ -97,10 +97,10 @@ import Testing
     }
 
     /// YUYV: luma of partial pixels only, and a pair's chroma only where neither pixel is opaque.
-    @Test func yuyvKeepsOpaquePixelsLumaAndTheirPairsChroma() {
+    @Test func yuyvKeepsOpaquePixelsLumaAndTheirPairsChroma() throws {
         let size = FrameSize(width: 320, height: 240)
         let scene = GroupScene(colourSize: size)
-        let engine = MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size)
+        let engine = try MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size)
         let rgb = PixelBuffer(format: .rgb24, size: size)
         let raw = PixelBuffer(format: .yuyv, size: size)
         let clean = PixelBuffer(format: .yuyv, size: size)
@@ -141,7 +141,7 @@ import Testing
         let alpha = PixelBuffer(format: .alpha8, size: size)
         let opaque = PixelBuffer(format: .alpha8, size: size)
         try recording.load(frame: 0, color: raw.view, depth: depth.view)
-        let engine = MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
+        let engine = try MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
         engine.process(depth: depth.view, unitMM: 1, colour: raw.view, into: alpha.view)
         engine.decontaminate(colour: raw.view, alpha: alpha.view, into: clean.view)
         // "Truth" for the proxy: the matte's opaque pixels.

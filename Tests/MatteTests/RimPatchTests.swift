@@ -210,7 +210,7 @@ import Testing
     static let formats: [PixelFormat] = [.rgb24, .yuyv, .xrgb8888, .nv12]
 
     @Test(arguments: formats, [0, 3, 8])
-    func sameBytesAsTheFullFrameFormOnGroupScenes(format: PixelFormat, feather: Int) {
+    func sameBytesAsTheFullFrameFormOnGroupScenes(format: PixelFormat, feather: Int) throws {
         let size = FrameSize(width: 320, height: 240)
         var changed = 0
         for registered in [true, false] {
@@ -219,7 +219,7 @@ import Testing
                                                                 translationMM: scene.colourOffsetMM)
             var parameters = MatteParameters()
             parameters.featherPixels = feather
-            let engine = MatteEngine(parameters: parameters, depthSize: scene.depthSize, alphaSize: size, projection: projection)
+            let engine = try MatteEngine(parameters: parameters, depthSize: scene.depthSize, alphaSize: size, projection: projection)
             let rgb = PixelBuffer(format: .rgb24, size: size)
             let colour = PixelBuffer(format: format, size: size)
             let depth = PixelBuffer(format: .z16, size: scene.depthSize)
@@ -240,7 +240,7 @@ import Testing
     /// patch's worst case, every pixel), noise, one-pixel stripes, and partial runs touching the frame's edges;
     /// on an odd width for the packed RGB formats.
     @Test(arguments: formats)
-    func sameBytesAsTheFullFrameFormOnHostileMattes(format: PixelFormat) {
+    func sameBytesAsTheFullFrameFormOnHostileMattes(format: PixelFormat) throws {
         let size = FrameSize(width: format == .yuyv || format == .nv12 ? 98 : 97, height: 64)
         let rgb = PixelBuffer(format: .rgb24, size: size)
         let colour = PixelBuffer(format: format, size: size)
@@ -258,7 +258,7 @@ import Testing
             ("rows", { _, y in y % 4 == 0 ? 0 : y % 4 == 2 ? 255 : 60 }),
             ("edges", { x, y in x < 3 || x >= size.width - 3 || y < 2 || y >= size.height - 2 ? 90 : (x / 9 + y / 7) % 2 == 0 ? 255 : 0 }),
         ]
-        let engine = MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
+        let engine = try MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
         let lookout = engine.rimLookout
         for (name, pattern) in patterns {
             for y in 0..<size.height {
@@ -283,7 +283,7 @@ import Testing
         for format in [PixelFormat.rgb24, .yuyv] {
             let colour = PixelBuffer(format: format, size: size)
             Self.convert(rgb.view, into: colour.view)
-            let engine = MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
+            let engine = try MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
             engine.process(depth: depth.view, unitMM: 1, colour: colour.view, into: alpha.view)
             let lookout = engine.rimLookout
             let changed = Self.compare(engine: engine, colour: colour.view, alpha: alpha.view, lookout: lookout,

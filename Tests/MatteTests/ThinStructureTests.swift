@@ -19,8 +19,8 @@ import Testing
     }
 
     static func score(_ scene: GroupScene, size: FrameSize, projection: DepthProjection?, colourGuided: Bool,
-                      frames: Int = 8) -> (Scores, MatteEvaluation.Summary) {
-        let engine = MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size,
+                      frames: Int = 8) throws -> (Scores, MatteEvaluation.Summary) {
+        let engine = try MatteEngine(parameters: MatteParameters(), depthSize: scene.depthSize, alphaSize: size,
                                  projection: projection)
         let colour = PixelBuffer(format: .rgb24, size: size)
         let depth = PixelBuffer(format: .z16, size: scene.depthSize)
@@ -29,7 +29,7 @@ import Testing
         let alpha = PixelBuffer(format: .alpha8, size: size)
         let regionAlpha = PixelBuffer(format: .alpha8, size: size)
         let regionTruth = PixelBuffer(format: .alpha8, size: size)
-        let evaluation = MatteEvaluation(size: size)
+        let evaluation = try MatteEvaluation(size: size)
         var scores = Scores()
         let reach = 3
         for frame in 0..<frames {
@@ -70,13 +70,13 @@ import Testing
     }
 
     @Test(arguments: [(320, true), (640, true), (320, false)])
-    func colourGuidedEdgesKeepHairAndFingers(width: Int, registered: Bool) {
+    func colourGuidedEdgesKeepHairAndFingers(width: Int, registered: Bool) throws {
         let size = FrameSize(width: width, height: width * 3 / 4)
         let scene = registered ? GroupScene(colourSize: size) : GroupScene.unregistered(colourSize: size)
         let projection = registered ? nil : DepthProjection(depth: scene.depthCamera, colour: scene.colourCamera,
                                                             translationMM: scene.colourOffsetMM)
-        let (depthOnly, depthSummary) = Self.score(scene, size: size, projection: projection, colourGuided: false)
-        let (guided, guidedSummary) = Self.score(scene, size: size, projection: projection, colourGuided: true)
+        let (depthOnly, depthSummary) = try Self.score(scene, size: size, projection: projection, colourGuided: false)
+        let (guided, guidedSummary) = try Self.score(scene, size: size, projection: projection, colourGuided: true)
         let name = "\(width)x\(size.height) \(registered ? "registered" : "unregistered")"
         print("thin structures \(name) (\(guided.thinPixels) pixels): depth alone recall \(depthOnly.recall), "
               + "IoU \(depthOnly.iou), boundary F \(depthSummary.meanBoundaryF); colour-guided recall \(guided.recall), "

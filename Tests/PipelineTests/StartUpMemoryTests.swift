@@ -104,6 +104,48 @@ import Testing
         #expect(error?.message == "allocating \(Self.size.pixelCount * 3 / 2) bytes of frame memory: \(Errno.outOfMemory.description)")
     }
 
+    /// The matte's planes and tables (MatteEngine and its parts, about 36 bytes per pixel at
+    /// equal sizes, 2.4 GB at 8192x8192) were Swift allocations, which trap when the memory is not
+    /// there; they come from the funnel now. Refused at each of its allocations in turn, with
+    /// colour-guided edges and reprojection (every part built), the engine throws ENOMEM; then,
+    /// with nothing refused, it builds and mattes.
+    @Test func theMatteRefusedAtAnyOfItsAllocationsThrows() throws {
+        let colour = FrameSize(width: 96, height: 72), depth = FrameSize(width: 64, height: 48)
+        let pinhole = DepthProjection.Pinhole(fx: 60, fy: 60, cx: 31.5, cy: 23.5)
+        let projection = DepthProjection(depth: pinhole, colour: DepthProjection.Pinhole(fx: 90, fy: 90, cx: 47.5, cy: 35.5),
+                                         translationMM: SIMD3<Float>(25, 0, 0))
+        func build() throws(SystemError) -> MatteEngine {
+            try MatteEngine(parameters: MatteParameters(), depthSize: depth, alphaSize: colour, projection: projection)
+        }
+        _ = fault_scope_begin()
+        _ = try build()
+        let allocations = fault_calls_seen(Int32(BK_CALL_ALLOC))
+        fault_scope_end()
+        // The engine, its resample grid, the labeller and its runs, the floor, the segments and
+        // their runs, two feathers and their grids, the colour edges with their grid and lanes,
+        // the rim patch.
+        #expect(allocations == 15)
+        for skip in 0..<allocations {
+            let error = Self.refusing(after: skip) { Self.outOfMemory { () throws(SystemError) in _ = try build() } }
+            #expect(error?.errno == .outOfMemory, "allocation \(skip) of \(allocations) refused")
+            #expect(error?.message.hasPrefix("allocating ") == true)
+        }
+        let engine = try build()
+        let depthFrame = PixelBuffer(format: .z16, size: depth)
+        let colourFrame = PixelBuffer(format: .rgb24, size: colour)
+        let alpha = PixelBuffer(format: .alpha8, size: colour)
+        for y in 0..<depth.height {
+            let row = depthFrame.view.row(y).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<depth.width { row[x] = x < depth.width / 2 ? 1200 : 2900 }
+        }
+        engine.process(depth: depthFrame.view, unitMM: 1, colour: colourFrame.view, into: alpha.view)
+        let opaque = (0..<colour.height).reduce(0) { sum, y in
+            let row = alpha.view.row(y).assumingMemoryBound(to: UInt8.self)
+            return sum + (0..<colour.width).filter { row[$0] == 255 }.count
+        }
+        #expect(opaque > colour.pixelCount / 4, "the engine built after the refusals mattes the near half")
+    }
+
     @Test func afterARefusedStartTheNextOneRuns() throws {
         // The third of the camera's slots is refused: the run is never built.
         let refused: SystemError? = Self.refusing(after: 2) {

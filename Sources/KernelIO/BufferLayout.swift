@@ -1,0 +1,49 @@
+/// Places several typed arrays in one `AlignedBuffer`, each on a 64-byte boundary, so a type with
+/// many start-up arrays (the matte's planes and tables) makes one fallible allocation and has one
+/// owner that frees them all, instead of a Swift `.allocate` per array, which traps when the
+/// memory is not there.
+///
+/// The counts come from input (a camera's or a recording's geometry), so a sum that would
+/// overflow is carried as an impossible size: the allocation then refuses it with ENOMEM, a
+/// message, rather than an arithmetic trap.
+public struct BufferLayout {
+    /// Where one array lies in the buffer laid out by the layout that reserved it.
+    public struct Slot<Element> {
+        fileprivate let offset: Int
+        fileprivate let count: Int
+    }
+
+    public private(set) var byteCount = 0
+
+    public init() {}
+
+    public mutating func reserve<Element>(_: Element.Type, count: Int) -> Slot<Element> {
+        precondition(count >= 0)
+        let (bytes, productOverflow) = count.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
+        guard byteCount < Int.max - 63, !productOverflow else { return impossible() }
+        let start = (byteCount + 63) & ~63
+        let (end, sumOverflow) = start.addingReportingOverflow(bytes)
+        guard !sumOverflow else { return impossible() }
+        byteCount = end
+        return Slot(offset: start, count: count)
+    }
+
+    private mutating func impossible<Element>() -> Slot<Element> {
+        byteCount = Int.max
+        return Slot(offset: 0, count: 0)
+    }
+}
+
+extension AlignedBuffer {
+    /// The array `slot` names, zeroed (as the whole buffer is) and bound to its element type.
+    /// `slot` must come from the layout this buffer was allocated for.
+    public func pointer<Element>(_ slot: BufferLayout.Slot<Element>) -> UnsafeMutablePointer<Element> {
+        precondition(slot.offset + slot.count * MemoryLayout<Element>.stride <= byteCount)
+        return (base + slot.offset).bindMemory(to: Element.self, capacity: slot.count)
+    }
+
+    /// One allocation holding every array `layout` reserved.
+    public init(layout: BufferLayout) throws(SystemError) {
+        try self.init(byteCount: layout.byteCount)
+    }
+}
