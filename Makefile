@@ -62,6 +62,6 @@ include $(wildcard mk/*.mk)
 # rpi4 image (cached by its inputs) and reads it without mounting; image-boot-test boots the qemu-arm64
 # image under QEMU TCG to READY and through a watchdog restart. import-board-test hot-plugs hostile USB
 # sticks into the x86_64 board while the booth runs (after devices-test, which built that board).
-test: unit cli-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test import-board-test firmware-test image-unit-test image-test image-boot-test vboard-record-test
+test: unit cli-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test runtime-test vboard-test-all vboard-launcher-test devices-test import-board-test firmware-test image-unit-test image-test image-boot-test powercut-test vboard-record-test
 	@$(MAKE) --no-print-directory e2e E2E_ARM64=1 E2E_CAPTURE=0
 	@echo "make test: all stages passed"

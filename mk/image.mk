@@ -8,6 +8,7 @@
 #   make image-repro [BOARD=rpi4]        -> a cold build in a cache of its own, timed, compared file by
 #                                           file with the shared cache's build of the same inputs
 #   make powercut [POWERCUT_TRIALS=200]  -> QEMU killed during a stick import, the data partition checked
+#   make powercut-test                   -> the same, 20 trials (in make test)
 #   make image-unit-test                 -> the units' exposure scores and facts (in make test)
 # The image is cached by a hash of all its inputs (image-build/build.sh): unchanged inputs take about
 # a second, and image-test 16-40 s more to read the image; a new firmware binary, unit or config
@@ -21,7 +22,7 @@ POWERCUT_TRIALS ?= 200
 IMAGE_BOOT_STICK ?= 0
 IMAGE_BOOT_TIMEOUT ?= 1200
 
-.PHONY: image image-test image-boot-test image-unit-test image-repro powercut
+.PHONY: image image-test image-boot-test image-unit-test image-repro powercut powercut-test
 image:
 	@$(MAKE) --no-print-directory firmware ARCH=arm64
 	@bash image-build/build.sh $(BOARD)
@@ -43,8 +44,16 @@ image-repro:
 	@$(MAKE) --no-print-directory firmware ARCH=arm64
 	@bash tests/image/repro.sh $(BOARD)
 
-# Power cuts during a stick import (tests/image/powercut.sh): one kernel boot per trial, so not in
-# make test (about 30-60 s a trial under TCG here).
+# Power cuts during a stick import (tests/image/powercut.py): one boot, the VM saved just before
+# the import, every trial a snapshot restore and a cut (3-5 s a trial here, plus 40-140 s for the
+# boot); powercut-test is the short run in make test.
+POWERCUT_TEST_TRIALS ?= 20
 powercut: build
+	@bash vboard/deps.sh
 	@$(MAKE) --no-print-directory image BOARD=qemu-arm64
-	@bash tests/image/powercut.sh build/image/backdrop-qemu-arm64.img $(POWERCUT_TRIALS)
+	@python3 tests/image/powercut.py build/image/backdrop-qemu-arm64.img $(POWERCUT_TRIALS)
+
+powercut-test: build
+	@bash vboard/deps.sh
+	@$(MAKE) --no-print-directory image BOARD=qemu-arm64
+	@python3 tests/image/powercut.py build/image/backdrop-qemu-arm64.img $(POWERCUT_TEST_TRIALS)

@@ -23,7 +23,7 @@
 #
 # This is a process crash, not a power cut: the page cache survives the kill, so it proves the
 # order of the steps (nothing visible before it is whole), not the fsync placement. The power cut
-# (QEMU killed on the virtual board, the data disk checked afterwards) is tests/image/powercut.sh.
+# (QEMU killed on the virtual board, the data disk checked afterwards) is tests/image/powercut.py.
 #
 #   tests/import-crash.sh BACKDROP [MAX_TRIALS]
 # MAX_TRIALS 0 or absent: every point of both scenarios. Otherwise the switch window of `update`
