@@ -268,6 +268,20 @@ cp "$(ls "$work"/frames/*.png | tail -1)" "$work/stick/backdrop/backgrounds/b.pn
 expect "a refused config keeps the current one" 0 "far_mm = 90000: out of range, allowed 100..10000" -- "$backdrop" import "$work/stick" --data "$work/data"
 # The outcome for the booth's screen after every import (ImportNotice): the fourth import, status 0.
 expect "import leaves its outcome for the screen" 0 "^backdrop-import-outcome 1 serial 4 status 0 text 2 BACKDROPS IN, CONFIG REFUSED, 1 SKIPPED $" -- bash -c "tr '\n' ' ' < '$work/data/import-outcome'"
+# The photo export leaves its outcome for the screen too (ImportNotice, DIR/export-outcome): the
+# copied count, then nothing new; a stick that did not ask for photos leaves none (exit 2, the
+# import's text stays). After the unmount the unit's stick-released says the stick can be pulled.
+mkdir -p "$work/data/photos" "$work/stick/backdrop/photos"
+cp "$good_png" "$work/data/photos/photo-1.png"; cp "$good_png" "$work/data/photos/photo-2.png"
+expect "export-photos copies the box's photos" 0 "2 photos copied" -- "$backdrop" export-photos "$work/stick" --data "$work/data"
+expect "export-photos leaves its outcome for the screen" 0 "^backdrop-import-outcome 1 serial 1 status 0 text 2 PHOTOS COPIED $" -- bash -c "tr '\n' ' ' < '$work/data/export-outcome'"
+expect "export-photos again: nothing new" 0 "0 photos copied" -- "$backdrop" export-photos "$work/stick" --data "$work/data"
+expect "export-photos says nothing new on the screen" 0 "^backdrop-import-outcome 1 serial 2 status 0 text NO NEW PHOTOS TO COPY $" -- bash -c "tr '\n' ' ' < '$work/data/export-outcome'"
+expect "export-photos onto a stick without photos/" 2 "no backdrop/photos/ on the stick" -- "$backdrop" export-photos "$work/empty-stick" --data "$work/data"
+expect "a stick without photos/ leaves the screen's outcome as it was" 0 "serial 2 status 0 text NO NEW PHOTOS TO COPY $" -- bash -c "tr '\n' ' ' < '$work/data/export-outcome'"
+expect "stick-released says the stick can be pulled" 0 "on screen: YOU CAN REMOVE THE STICK" -- "$backdrop" stick-released --data "$work/data"
+expect "stick-released leaves it for the screen" 0 "^backdrop-import-outcome 1 serial 1 status 0 text YOU CAN REMOVE THE STICK $" -- bash -c "tr '\n' ' ' < '$work/data/unmount-outcome'"
+expect "the import's outcome is untouched by the later steps" 0 "serial 4 status 0 text 2 BACKDROPS IN, CONFIG REFUSED, 1 SKIPPED $" -- bash -c "tr '\n' ' ' < '$work/data/import-outcome'"
 expect "rollback goes back" 0 "generation 000001 is current again" -- "$backdrop" rollback --data "$work/data"
 expect "rollback on an empty data folder" 2 "no previous generation" -- "$backdrop" rollback --data "$work/fresh-data"
 

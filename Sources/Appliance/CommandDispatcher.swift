@@ -27,6 +27,7 @@ enum CommandDispatcher {
         case "import": help = HelpText.importStick; body = ImportCommand.run
         case "rollback": help = HelpText.rollback; body = RollbackCommand.run
         case "export-photos": help = HelpText.exportPhotos; body = ExportPhotosCommand.run
+        case "stick-released": help = HelpText.stickReleased; body = StickReleasedCommand.run
         default:
             Log.error("unknown command \(command); see backdrop --help")
             return .invalidInput

@@ -162,21 +162,21 @@ final class DeviceSession {
     }
 
     /// SIGHUP. Contract with the USB import (`backdrop-import@.service`, `ImportNotice`): after
-    /// every import, whatever its outcome, the import service sends SIGHUP to backdrop.service. A
-    /// new outcome in DIR/import-outcome is shown first; only a new generation (status 0) changed
-    /// DIR/current, so only then, or on a SIGHUP with no new outcome (a rollback, a person), does
-    /// this handler read the config file again AND rescan the backdrop folder (both through the
-    /// `current` link, so both come from the new generation). A refused config keeps the previous
+    /// every step of a stick's visit (import, photo export, unmount), whatever its outcome, the
+    /// import service sends SIGHUP to backdrop.service. New outcomes in DIR/import-outcome,
+    /// DIR/export-outcome and DIR/unmount-outcome are shown first, in that order; only a new
+    /// generation (the import's status 0) changed DIR/current, so only then, or on a SIGHUP with
+    /// no new outcome (a rollback, a person), does this handler read the config file again AND
+    /// rescan the backdrop folder (both through the `current` link, so both come from the new
+    /// generation). A refused config keeps the previous
     /// settings (and still rescans the folder they name); a folder with no usable image keeps the
     /// set shown. Either way the outcome is shown on screen (after an import, the import's text
     /// rather than the rescan's count). Nothing here waits: the folder is read on its own thread,
     /// the new set is taken by compute at a frame boundary.
     private func reload() {
-        let notice = importNotices.takeNew()
-        if let notice {
-            feed(.importReported(notice.text, failed: notice.failed))
-            guard notice.status == 0 else { return }
-        }
+        let notices = importNotices.takeNew()
+        for notice in notices { feed(.importReported(notice.text, failed: notice.failed)) }
+        guard notices.isEmpty || notices.contains(where: { $0.switchedCurrent }) else { return }
         if let reloaded = ConfigReload.load(configPath, current: settings) {
             settings = reloaded
             runner.publish { $0.matte = reloaded.matte }
@@ -186,7 +186,7 @@ final class DeviceSession {
         }
         if let refused = backdrops.rescan(settings, outputSize: runner.withSink { $0.outputSize }) {
             feed(.notice(refused))
-        } else if notice != nil {
+        } else if !notices.isEmpty {
             importNotices.holdRescanNotice()
         }
     }

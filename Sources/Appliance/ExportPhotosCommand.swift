@@ -3,7 +3,8 @@ import KernelIO
 
 /// `backdrop export-photos STICK_ROOT [--data DIR] [--photos DIR]`: the photos taken since the
 /// last export onto the stick's `backdrop/photos/` (see `PhotoExport`). The import unit runs it
-/// after remounting the stick read-write, only when that folder exists.
+/// after remounting the stick read-write, only when that folder exists. The outcome in a few words
+/// is left for the booth's screen in DIR/export-outcome (`ImportNotice`, step `exporting`).
 enum ExportPhotosCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
         let options = try CommandOptions.parse(arguments, valued: ["--data", "--photos"], flags: [])
@@ -22,6 +23,15 @@ enum ExportPhotosCommand {
         }
         let report = PhotoExport.run(request)
         for line in report.lines { StandardOutput.line(line.rendered) }
+        // The unit signals the booth after the export. A stick that did not ask for photos (no
+        // backdrop/photos/, exit 2) gets no notice: the import's outcome stays the screen's news.
+        if !report.screenText.isEmpty {
+            do throws(SystemError) {
+                _ = try ImportNotice.write(report.screenText, status: report.outcome.exitStatus, data: request.data, step: .exporting)
+            } catch {
+                Log.warning("the booth's screen is not told the export's outcome: \(error.message)")
+            }
+        }
         switch report.outcome {
         case .newGeneration, .unchanged, .photosCopied:
             return

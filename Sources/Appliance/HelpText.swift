@@ -19,6 +19,7 @@ enum HelpText {
       import        take a USB stick's config and backdrops into a new generation
       rollback      make the previous generation current again
       export-photos copy the photos taken since the last export onto a stick
+      stick-released  tell the booth's screen that the unmounted stick can be pulled
 
     backdrop COMMAND --help shows a command's options.
     exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
@@ -162,6 +163,17 @@ enum HelpText {
     exist: that is how a stick asks for them). Names already on the stick are not overwritten.
       --data DIR    the data folder, which records what was exported (default /var/lib/backdrop)
       --photos DIR  where the box keeps its photos (default DIR/photos)
+    The outcome in a few words ("37 PHOTOS COPIED", "PHOTOS NOT COPIED: STICK FULL - PHOTOS KEPT
+    ON THE BOX") is left for the booth's screen in DIR/export-outcome, unless the stick has no
+    backdrop/photos/ (it did not ask; the screen keeps the import's outcome).
     exit: 0 copied (also none), 2 no backdrop/photos/ on the stick, 1 a write failed.
+    """
+
+    static let stickReleased = """
+    usage: backdrop stick-released [--data DIR]
+
+    Leaves "YOU CAN REMOVE THE STICK" for the booth's screen in DIR/unmount-outcome (default
+    /var/lib/backdrop). The stick's unit runs it once it has unmounted a stick that is still
+    plugged in, then sends the booth SIGHUP.
     """
 }

@@ -1,24 +1,31 @@
 import Import
 
-/// The stick import's outcomes as the booth takes them on SIGHUP (the contract is at
-/// `ImportNotice`): a serial not seen yet is news, the one present at start-up is not. While the
-/// rescan of an import's new generation runs, its own count ("12 BACKDROPS") is held back so the
-/// import's text stays on screen. I/O thread only.
+/// The stick's outcomes as the booth takes them on SIGHUP (the contract is at `ImportNotice`):
+/// one file per step (import, photo export, unmount), and in each a serial not seen yet is news,
+/// the one present at start-up is not. While the rescan of an import's new generation runs, its
+/// own count ("12 BACKDROPS") is held back so the import's text stays on screen. I/O thread only.
 final class ImportNoticeWatch {
     private let data: String?
-    private var seen: Int
+    /// The last serial taken, per step (`ImportNotice.Step.rawValue`).
+    private var seen: [Int]
     private var rescanHeld = false
 
     init(configPath: String) {
-        data = ImportNotice.dataFolder(forConfig: configPath)
-        seen = data.flatMap { ImportNotice.read(data: $0)?.serial } ?? 0
+        let data = ImportNotice.dataFolder(forConfig: configPath)
+        self.data = data
+        seen = ImportNotice.Step.allCases.map { step in data.flatMap { ImportNotice.read(data: $0, step: step)?.serial } ?? 0 }
     }
 
-    /// The outcome not shown yet, or nil.
-    func takeNew() -> ImportNotice? {
-        guard let data, let notice = ImportNotice.read(data: data), notice.serial != seen else { return nil }
-        seen = notice.serial
-        return notice
+    /// The outcomes not shown yet, in step order (a SIGHUP may come after several steps).
+    func takeNew() -> [ImportNotice] {
+        guard let data else { return [] }
+        var news: [ImportNotice] = []
+        for step in ImportNotice.Step.allCases {
+            guard let notice = ImportNotice.read(data: data, step: step), notice.serial != seen[step.rawValue] else { continue }
+            seen[step.rawValue] = notice.serial
+            news.append(notice)
+        }
+        return news
     }
 
     /// The rescan just started belongs to an import whose text is on screen.

@@ -11,6 +11,9 @@ public struct BoothConfiguration: Equatable, Sendable {
     public var failureNanoseconds: UInt64 = 5_000_000_000
     /// How long an import's closing summary stays.
     public var importSummaryNanoseconds: UInt64 = 6_000_000_000
+    /// How long a stick's outcome stays at least before the next step's replaces it (a failure
+    /// stays its whole `failureNanoseconds`): long enough to read a few words.
+    public var reportReadNanoseconds: UInt64 = 3_000_000_000
 
     public init(countdownSeconds: Int = 3) {
         precondition(countdownSeconds >= 0)

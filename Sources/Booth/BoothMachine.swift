@@ -35,7 +35,8 @@ import Controls
 /// | any | notice(text) | same | showMessage(text, 5 s) (under the countdown: shown after it) |
 /// | any | importStarted / importProgress(text) | importing | showMessage(text) |
 /// | importing | importFinished(summary) / importFailed(reason) | the state underneath | showMessage(text, 6 s / 5 s) |
-/// | any | importReported(text, failed) | same | showMessage(text, 6 s, or 5 s when failed) (under the countdown: shown after it) |
+/// | any | importReported(text, failed) | same | showMessage(text, 6 s, or 5 s when failed) (under the countdown: shown after it); while an earlier one has been up less than 3 s (a failure: 5 s), it waits for then |
+/// | any, a report waiting | timer at the earlier one's 3 s (5 s) | same | showMessage(the next report) |
 /// | any with a transient message | timer at its end | same | the message underneath, or clearMessage |
 ///
 /// A lost device already lost, a device back that was never lost, and worker results for a
@@ -70,6 +71,15 @@ public struct BoothMachine {
     private var countdownCancelled = false
     private var importText: String? = nil
     private var transient: Transient? = nil
+    /// Stick outcomes (`importReported`) waiting for the one on screen to have been readable:
+    /// one stick's import, photo export and unmount can end within a second, and each says
+    /// something its owner needs (what came in, whether the photos are out, when to pull it).
+    private var reports: [(text: String, failed: Bool)] = []
+    /// Until when the report last shown keeps the next one waiting.
+    private var reportHeldUntil: UInt64 = 0
+    /// Reports kept waiting at most (three per stick: a fourth would be a second stick's, whose
+    /// import outcome is still kept, only its oldest waiting words are dropped).
+    static let reportsWaiting = 6
     private var serial: UInt64 = 0
     /// What the loop was last told to show (with the transient's serial), and the deadline armed.
     private var shown: (message: BoothMessage, serial: UInt64)? = nil
@@ -100,6 +110,7 @@ public struct BoothMachine {
         var earliest: UInt64? = nil
         if case .countdown(_, let tick) = photo { earliest = tick }
         if let transient { earliest = min(earliest ?? transient.until, transient.until) }
+        if !reports.isEmpty { earliest = min(earliest ?? reportHeldUntil, reportHeldUntil) }
         return earliest
     }
 
@@ -158,7 +169,9 @@ public struct BoothMachine {
             importText = nil
             show(.text(reason), for: configuration.failureNanoseconds, at: now)
         case .importReported(let text, let failed):
-            show(.text(text), for: failed ? configuration.failureNanoseconds : configuration.importSummaryNanoseconds, at: now)
+            if reports.count == Self.reportsWaiting { reports.removeFirst() }
+            reports.append((text, failed))
+            showDueReport(at: now)
         }
         syncMessage(emit: emit)
         syncDeadline(emit: emit)
@@ -211,6 +224,16 @@ public struct BoothMachine {
             }
         }
         if let transient, now >= transient.until { self.transient = nil }
+        showDueReport(at: now)
+    }
+
+    /// The next waiting stick outcome, once the one before it has been up long enough to read.
+    private mutating func showDueReport(at now: UInt64) {
+        guard !reports.isEmpty, now >= reportHeldUntil else { return }
+        let report = reports.removeFirst()
+        let duration = report.failed ? configuration.failureNanoseconds : configuration.importSummaryNanoseconds
+        show(.text(report.text), for: duration, at: now)
+        reportHeldUntil = now &+ (report.failed ? duration : min(duration, configuration.reportReadNanoseconds))
     }
 
     /// The digits (or whatever else) leave the screen first, so the frame captured is the

@@ -37,6 +37,10 @@ public enum PhotoExport {
         public init(stick: String) { self.stick = stick }
     }
 
+    /// The export and its outcome for the screen (`ImportReport.screenText`, `PhotoExportText`).
+    /// A stick without a `backdrop/photos/` folder (`.nothingUsable`, exit 2) did not ask for
+    /// photos: its text is empty and the command leaves no notice, so the screen keeps the
+    /// import's outcome (on the box the unit does not even run the export then).
     public static func run(_ options: Options) -> ImportReport {
         var report = ImportReport()
         do throws(ImportAbort) {
@@ -44,64 +48,94 @@ public enum PhotoExport {
         } catch {
             report.note(error.message)
             report.outcome = error.outcome
+            report.screenText = error.outcome == .nothingUsable ? "" : error.screen
         }
         return report
     }
 
+    private static func openStick(_ path: String) throws(ImportAbort) -> DirectoryDescriptor {
+        do throws(SystemError) { return try DirectoryDescriptor.open(path) } catch {
+            let code = error.errno.code
+            // No stick there at all: nothing asked for photos (exit 2), as a missing folder.
+            guard code != Int32(BK_ENOENT) && code != Int32(BK_ENOTDIR) else {
+                throw ImportAbort(error, doing: "cannot open the stick at \(path)", missingIsInput: true)
+            }
+            throw ImportAbort(message: "cannot open the stick at \(path): \(error.message)",
+                              screenText: PhotoExportText.failed(.of(error, on: .stick), copied: 0, left: 0))
+        }
+    }
+
+    /// Runs `body`; its failure ends the export, said for the screen by `PhotoExportText.failed`.
+    private static func attempt<T: ~Copyable>(_ what: String, on side: ImportAbort.Side, copied: Int = 0, left: Int = 0,
+                                              _ body: () throws(SystemError) -> T) throws(ImportAbort) -> T {
+        do throws(SystemError) { return try body() } catch {
+            throw ImportAbort(message: what + ": " + error.message,
+                              screenText: PhotoExportText.failed(.of(error, on: side), copied: copied, left: left))
+        }
+    }
+
     private static func export(_ options: Options, into report: inout ImportReport) throws(ImportAbort) -> ImportOutcome {
         let label = StickImport.stickFolder + "/photos"
-        let stickRoot = try ImportAbort.attempt("cannot open the stick at \(options.stick)", missingIsInput: true) { () throws(SystemError) in
-            try DirectoryDescriptor.open(options.stick)
-        }
-        let kind = try ImportAbort.attempt("cannot read the stick") { () throws(SystemError) -> FileStatus.Kind? in
+        let stickRoot = try openStick(options.stick)
+        let kind = try attempt("cannot read the stick", on: .stick) { () throws(SystemError) -> FileStatus.Kind? in
             guard let folder = try StickFile.kind(of: StickImport.stickFolder, in: stickRoot), folder == .directory else { return nil }
             let backdrop = try stickRoot.openDirectory(StickImport.stickFolder)
             return try StickFile.kind(of: "photos", in: backdrop)
         }
         guard report.isFolder(kind, label: label, missing: "no \(label)/ on the stick: no photos copied",
                               otherwise: "; no photos copied") else { return .nothingUsable }
-        let target = try ImportAbort.attempt("cannot open \(label)/ on the stick") { () throws(SystemError) in
+        let target = try attempt("cannot open \(label)/ on the stick", on: .stick) { () throws(SystemError) in
             try stickRoot.openDirectory(StickImport.stickFolder).openDirectory("photos")
         }
-        let data = try ImportAbort.attempt("cannot open the data folder \(options.data)") { () throws(SystemError) in
+        let data = try attempt("cannot open the data folder \(options.data)", on: .data) { () throws(SystemError) in
             try DirectoryDescriptor.open(options.data)
         }
         let photosPath = options.photos ?? options.data + "/photos"
-        guard let source = try ImportAbort.attempt("cannot open the photo folder \(photosPath)", { () throws(SystemError) -> DirectoryDescriptor? in
+        guard let source = try attempt("cannot open the photo folder \(photosPath)", on: .data, { () throws(SystemError) -> DirectoryDescriptor? in
             guard try DirectoryDescriptor.open(DurablePath.split(photosPath).folder).statusIfPresent(DurablePath.split(photosPath).name) != nil else { return nil }
             return try DirectoryDescriptor.open(photosPath)
         }) else {
             report.note("0 photos copied: the box has taken none yet")
+            report.screenText = PhotoExportText.nothingNew
             return .photosCopied(0)
         }
-        var exported = try ImportAbort.attempt("cannot read the export record") { () throws(SystemError) in
+        var exported = try attempt("cannot read the export record", on: .data) { () throws(SystemError) in
             try exportedNames(in: data)
         }
-        let names = try ImportAbort.attempt("cannot list \(photosPath)") { () throws(SystemError) in
+        let names = try attempt("cannot list \(photosPath)", on: .data) { () throws(SystemError) in
             try source.entries().names.filter { !$0.hasPrefix(".") }.sorted()
         }
         let waiting = names.filter { !exported.contains($0) }
         var copied = 0
+        var more = false
         for (index, name) in waiting.enumerated() {
+            let left = waiting.count - index
             guard copied < options.limits.photos else {
-                report.skipped("photos: the limit of \(options.limits.photos) photos in one export is reached; the rest go next time")
+                report.skipped("photos: the limit of \(options.limits.photos) photos in one export is reached; the rest go next time", item: false)
+                more = true
                 break
             }
             if let signal = options.stopRequested?() {
-                throw stopped(by: signal, copied: copied, left: waiting.count - index, into: &report)
+                throw stopped(by: signal, copied: copied, left: left, into: &report)
             }
             let shown = StickName.printable(name)
-            let onStick = try ImportAbort.attempt("cannot read \(label)/ on the stick") { () throws(SystemError) in
+            let onStick = try attempt("cannot read \(label)/ on the stick", on: .stick, copied: copied, left: left) { () throws(SystemError) in
                 try target.statusIfPresent(name)
             }
             if onStick != nil {
                 report.skipped("photo \(shown): \(label)/ already has a file of that name")
                 exported.append(name)
-                try record(exported, in: data, copied: copied, into: &report)
+                try record(exported, in: data, copied: copied, left: left - 1, into: &report)
                 continue
             }
             let bytes: [UInt8]
             do throws(StickFile.Refusal) { bytes = try StickFile.read(name, in: source, limit: options.limits.fileBytes) } catch {
+                // The box's own disk failing is the box's error, not the stick's (StickFailure's words).
+                if case .unreadable(let failure) = error, [Int32(BK_EIO), Int32(BK_ENODEV), Int32(BK_ENXIO)].contains(failure.errno.code) {
+                    report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
+                    throw ImportAbort(message: "cannot read photo \(shown) on the box: \(failure.message)",
+                                      screenText: PhotoExportText.failed(.boxError, copied: copied, left: left))
+                }
                 try StickFailure.skipOrAbort(error, label: "photo " + shown, limits: options.limits, on: .data, into: &report)
                 continue
             }
@@ -115,17 +149,18 @@ public enum PhotoExport {
                 if stop == nil { try file.commit(in: target) }
             } catch {
                 report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
-                let readOnly = error.errno.code == Int32(BK_EROFS)
-                throw ImportAbort(message: readOnly ? "the stick is mounted read-only: cannot copy photos"
+                let reason = PhotoExportText.Reason.of(error, on: .stick)
+                throw ImportAbort(message: reason == .stickReadOnly ? "the stick is mounted read-only: cannot copy photos"
                                   : "cannot copy photo \(shown) to the stick: \(error.message)",
-                                  screenText: readOnly ? "PHOTOS NOT COPIED: THE STICK IS READ-ONLY" : "PHOTOS NOT COPIED: STICK FULL OR FAILING")
+                                  screenText: PhotoExportText.failed(reason, copied: copied, left: left))
             }
-            if let stop { throw stopped(by: stop, copied: copied, left: waiting.count - index, into: &report) }
+            if let stop { throw stopped(by: stop, copied: copied, left: left, into: &report) }
             exported.append(name)
             copied += 1
-            try record(exported, in: data, copied: copied, into: &report)
+            try record(exported, in: data, copied: copied, left: left - 1, into: &report)
         }
         report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
+        report.screenText = PhotoExportText.copied(copied, skipped: report.skippedItems, more: more)
         return .photosCopied(copied)
     }
 
@@ -135,15 +170,16 @@ public enum PhotoExport {
         report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
         return ImportAbort(message: "stopped by \(signal) after \(copied) photo\(copied == 1 ? "" : "s") (on the box: the stick was unplugged or the import unit was stopped); "
                           + "the stick holds whole photos only, the other \(left) \(left == 1 ? "is" : "are") copied next time",
-                          screenText: "PHOTOS STOPPED: \(copied) COPIED, \(left) NEXT TIME")
+                          screenText: PhotoExportText.stopped(copied: copied, left: left))
     }
 
     /// The list rewritten with the photo just copied (or found already there).
-    private static func record(_ names: [String], in data: borrowing DirectoryDescriptor, copied: Int,
+    private static func record(_ names: [String], in data: borrowing DirectoryDescriptor, copied: Int, left: Int,
                                into report: inout ImportReport) throws(ImportAbort) {
         do throws(SystemError) { try recordExported(names, in: data) } catch {
             report.note("\(copied) photo\(copied == 1 ? "" : "s") copied")
-            throw ImportAbort(error, doing: "the export record could not be written (the photo just copied is copied again next time)")
+            throw ImportAbort(message: "the export record could not be written (the photo just copied is copied again next time): " + error.message,
+                              screenText: PhotoExportText.failed(.of(error, on: .data), copied: copied, left: left))
         }
     }
 

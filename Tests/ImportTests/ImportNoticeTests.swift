@@ -74,6 +74,23 @@ import Testing
         #expect(try DirectoryDescriptor.open(box.path).entries().names.sorted() == ["import-outcome"], "no temporary left")
     }
 
+    @Test func eachStepHasItsOwnFileSoALaterStepNeverHidesAnEarlierOne() throws {
+        let box = TemporaryDirectory("notice")
+        let imported = try ImportNotice.write("1 backdrop in", status: 0, data: box.path)
+        let exported = try ImportNotice.write("PHOTOS NOT COPIED: STICK FULL - PHOTOS KEPT ON THE BOX", status: 1, data: box.path, step: .exporting)
+        let released = try ImportNotice.write(ImportNotice.removableText, status: 0, data: box.path, step: .unmounted)
+        #expect(try DirectoryDescriptor.open(box.path).entries().names.sorted() == ["export-outcome", "import-outcome", "unmount-outcome"])
+        #expect(ImportNotice.read(data: box.path) == imported)
+        #expect(ImportNotice.read(data: box.path, step: .exporting) == exported)
+        #expect(ImportNotice.read(data: box.path, step: .unmounted) == released)
+        #expect(imported.serial == 1 && exported.serial == 1 && released.serial == 1)
+        #expect(released.text == "YOU CAN REMOVE THE STICK")
+        // Only an import that made a new generation current has the booth reload.
+        #expect(imported.switchedCurrent && !exported.switchedCurrent && !released.switchedCurrent)
+        #expect(!ImportNotice(serial: 2, status: 0, text: "37 PHOTOS COPIED", step: .exporting).switchedCurrent)
+        #expect(!ImportNotice(serial: 2, status: 2, text: "STICK: NOTHING NEW").switchedCurrent)
+    }
+
     @Test func theTextIsWhatTheMessageLayerDrawsAndAStrangeFileIsNone() throws {
         let long = String(repeating: "x", count: 200)
         #expect(ImportNotice(serial: 1, status: 2, text: long).text == String(repeating: "X", count: ImportNotice.textBytes))

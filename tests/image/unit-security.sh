@@ -35,5 +35,19 @@ out=$(systemd-analyze security --offline=true --threshold=15 "$boot_import" 2>&1
 grep -qx 'Before=backdrop.service' "$boot_import" && grep -qx 'SuccessExitStatus=2' "$boot_import" &&
   grep -qx 'ExecStart=/usr/bin/backdrop import /boot/firmware --data /var/lib/backdrop' "$boot_import" ||
   { echo "FAIL: $boot_import is not the same import, before the booth, with 2 as success"; fail=1; }
+# The stick's unit: root for mount, no mount namespace (see its comment), so its score is 6.9; it
+# must not get worse. Its steps in order: import and export each tell the booth (SIGHUP) after
+# they end, the export only once the stick is synced and read-only again; "you can remove the
+# stick" (stick-released) only after a successful umount and only while the device is still there.
+stick_unit=image-build/rootfs/etc/systemd/system/backdrop-import@.service
+out=$(systemd-analyze security --offline=true --threshold=69 "$stick_unit" 2>&1) &&
+  echo "$out" | grep 'Overall exposure' || { echo "FAIL: $stick_unit exposure above 6.9"; fail=1; }
+grep -q '^ExecStart=.* --signal=HUP backdrop.service .*; exit \$\$status.$' <(grep -m1 '^ExecStart=' "$stick_unit") ||
+  { echo "FAIL: $stick_unit: the import's ExecStart does not tell the booth after the import"; fail=1; }
+grep -q '^ExecStart=.*export-photos .*; sync -f [^;]*; mount -o remount,ro [^;]*; /bin/systemctl kill --kill-whom=main --signal=HUP backdrop.service || true; exit \$\$status.$' "$stick_unit" ||
+  { echo "FAIL: $stick_unit: the export's ExecStart does not sync, remount read-only, then tell the booth"; fail=1; }
+grep -qx "ExecStopPost=-/bin/sh -c '/bin/umount /run/backdrop-stick/%i/root || exit 0; \[ -b /dev/%i \] || exit 0; /usr/bin/backdrop stick-released --data /var/lib/backdrop \&\& /bin/systemctl kill --kill-whom=main --signal=HUP backdrop.service'" "$stick_unit" ||
+  { echo "FAIL: $stick_unit: 'you can remove the stick' is not said only after a successful unmount of a stick still there"; fail=1; }
+[ "$(grep -c '^ExecStopPost=' "$stick_unit")" = 1 ] || { echo "FAIL: $stick_unit: more than the one ExecStopPost (the unmount and its notice)"; fail=1; }
 [ $fail = 0 ] && echo "unit-security: PASS"
 exit $fail

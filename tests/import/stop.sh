@@ -18,7 +18,9 @@
 #      copies the other two and finds none already there (none was copied unrecorded);
 #   5. at the rename of the third photo's temporary (its copy is whole): the record names three;
 #   6. the unit's photo ExecStart line (mount and sync replaced by recorders) with SIGTERM to its
-#      shell as well: the shell still syncs the stick and remounts it read-only, and exits 1.
+#      shell as well: the shell still syncs the stick, remounts it read-only, then tells the booth
+#      (SIGHUP, the export's outcome "PHOTOS STOPPED: 2 COPIED, 2 NEXT TIME" left for it), and
+#      exits 1.
 #
 #   tests/import/stop.sh BACKDROP
 set -u
@@ -176,12 +178,17 @@ script=${script//\$\$/\$}
 script=${script//\/usr\/bin\/backdrop/$work/export-stopped}
 script=${script//\/run\/backdrop-stick\/%i\/root/$d/stick}
 script=${script//\/var\/lib\/backdrop/$d/data}
+script=${script//\/bin\/systemctl/$work/bin/systemctl}
+printf '#!/bin/sh\necho "systemctl $*" >> "%s"\n' "$work/t6.calls" > "$work/bin/systemctl"
+chmod +x "$work/bin/systemctl"
 PATH=$work/bin:$PATH sh -c "$script" >/dev/null 2>&1; rc=$?
 [ "$rc" = 1 ] || fail "the unit's photo ExecStart: exit $rc, wanted 1 (the export's)"
 calls=$(cat "$work/t6.calls" 2>/dev/null | tr '\n' '|')
-[ "$calls" = "mount -o remount,rw,nosuid,nodev,noexec,noatime $d/stick|sync -f $d/stick/backdrop|mount -o remount,ro $d/stick|" ] ||
-    fail "the unit's photo ExecStart did not sync and remount read-only after the stop (calls: '$calls')"
+[ "$calls" = "mount -o remount,rw,nosuid,nodev,noexec,noatime $d/stick|sync -f $d/stick/backdrop|mount -o remount,ro $d/stick|systemctl kill --kill-whom=main --signal=HUP backdrop.service|" ] ||
+    fail "the unit's photo ExecStart did not sync, remount read-only and then tell the booth after the stop (calls: '$calls')"
+[ "$(sed -n 's/^text //p' "$d/data/export-outcome" 2>/dev/null)" = "PHOTOS STOPPED: 2 COPIED, 2 NEXT TIME" ] ||
+    fail "the unit's photo ExecStart: the export's outcome for the screen is '$(tr '\n' ' ' < "$d/data/export-outcome" 2>/dev/null)'"
 check_export "the unit's photo ExecStart" "$d" 2
 
-[ "$failures" = 0 ] && echo "import-stop: SIGTERM mid-read (exit 1, outcome 'IMPORT STOPPED - OLD SET KEPT', previous generation current), at the switch (exit 0, new generation), through the unit's ExecStart (booth told); mid-export at a photo's create (dropped: 2 whole photos, record of 2, the next export the other 2) and at its rename (3 recorded), through the unit's photo ExecStart (synced, remounted read-only): passed"
+[ "$failures" = 0 ] && echo "import-stop: SIGTERM mid-read (exit 1, outcome 'IMPORT STOPPED - OLD SET KEPT', previous generation current), at the switch (exit 0, new generation), through the unit's ExecStart (booth told); mid-export at a photo's create (dropped: 2 whole photos, record of 2, the next export the other 2) and at its rename (3 recorded), through the unit's photo ExecStart (synced, remounted read-only, booth told): passed"
 [ "$failures" = 0 ]
