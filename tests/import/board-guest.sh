@@ -8,7 +8,10 @@
 #          odd names, a file over the byte limit, images that are not images, a refused config;
 #   tree   a folder (bind mount) with what FAT cannot hold: symlinks to decoy files and a decoy
 #          folder this script made, a fifo, a device node, names with a newline or invalid UTF-8,
-#          a sparse 3 GiB file.
+#          a sparse 3 GiB file;
+#   photos a writable FAT image (/dev/sdb) with an empty backdrop/photos/: the unit's photo line
+#          (remount read-write, export-photos, sync, read-only again, SIGHUP) and its ExecStopPost
+#          line (umount, stick-released, SIGHUP), each followed by captures for its outcome's text.
 # For each: the import's exit status and outcome file, the data folder's generation and content
 # before and after, the decoys' content, and screen captures (SIGUSR2, writeback) taken after the
 # import, all handed back on stdout (@@EVENT, @@FILE ... @@END) for the host to judge, with the
@@ -91,6 +94,11 @@ sed "s|@PHOTOS@|$photos|" "$work/box.conf" > "$tmp/box.conf"
 event "first_import_exit=$?"
 emit first-import.log "$tmp/first-import.log"
 
+# Two photos taken by the box, for the photo stick.
+mkdir -p "$data/photos"
+cp "$work/backdrops/a.png" "$data/photos/photo-1.png"
+cp "$work/backdrops/b.png" "$data/photos/photo-2.png"
+
 # The decoys a hostile stick's links point at, made here; their content is checked afterwards.
 decoy=$tmp/decoy
 mkdir -p "$decoy/folder"
@@ -132,6 +140,18 @@ if wait "$plugging" && wait_until 60 stick_present; then
 else
   event fat_plugged=0; dmesg | tail -20
 fi
+# The photo stick, writable, plugged once the first is there (so it is sdb).
+photosroot=/run/backdrop-stick/sdb/root
+photos_ready=0
+photos_present() { [ -b /dev/sdb ]; }
+if vboard-qmp "{\"execute\":\"blockdev-add\",\"arguments\":{\"node-name\":\"photos\",\"driver\":\"raw\",\"file\":{\"driver\":\"file\",\"filename\":\"$work/photos.img\"}}}" > /dev/null &&
+   vboard-qmp '{"execute":"device_add","arguments":{"driver":"usb-storage","bus":"xhci.0","drive":"photos","id":"photos","removable":true}}' > /dev/null &&
+   wait_until 60 photos_present; then
+  mkdir -p "$photosroot"
+  if mount -o ro,nosuid,nodev,noexec,noatime /dev/sdb "$photosroot"; then photos_ready=1; else event photos_mount=0; fi
+else
+  event photos_plugged=0
+fi
 treeroot=/run/backdrop-stick/tree/root
 tree_ready=0
 mkdir -p "$treeroot"
@@ -168,6 +188,39 @@ shows_notice() { # CAPTURE: its message region is what render-message draws for 
   "$work/imagecheck" digit "$1" "$tmp/notice.png" $region 24 95 > /dev/null 2>&1
 }
 
+notice_captures() { # NAME OUTCOME_FILE BEFORE_SCREEN: captures after a step until one shows its text
+  local name=$1 file=$2 before_screen=$3 text="" line
+  # The stub asked for the first capture with its SIGHUP; more, one after another, only while
+  # none shows the notice.
+  while IFS= read -r line; do [[ $line == "text "* ]] && text=${line#text }; done < "$file"
+  region=""
+  [ -n "$size" ] && region=$("$backdrop" render-message "$text" --size "$size" --out "$tmp/notice.png" 2>/dev/null |
+    sed -n 's/.*region \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3 \4/p')
+  screen "$name-1" "$before_screen"
+  for n in 2 3; do
+    find_newest
+    [ "$newest" != "$before_screen" ] && shows_notice "$photos/screens/$newest" && break
+    screen "$name-$n"
+  done
+}
+
+run_step() { # NAME SCRIPT OUTCOME: one of the unit's later lines on the photo stick, then captures
+  local name=$1 script=$2 outcome=$3
+  phase "${name}_run"
+  find_newest; local before_screen=$newest
+  rm -f "$tmp/booth.pid.hup"
+  STICK=$photosroot DEV=/dev/sdb DATA=$data BACKDROP=$backdrop SYSTEMCTL=$work/systemctl-hup BOOTH_PID_FILE=$tmp/booth.pid \
+    sh "$work/$script" > "$tmp/$name.log" 2>&1
+  event "${name}_exit=$?"
+  phase "${name}_capture"
+  local hup=""
+  [ -f "$tmp/booth.pid.hup" ] && read -r hup < "$tmp/booth.pid.hup"
+  event "${name}_hup_uptime=$hup"
+  [ -n "$hup" ] && notice_captures "$name" "$data/$outcome" "$before_screen"
+  local kept=""; [ -f "$data/$outcome" ] && IFS= read -r -d '' kept < "$data/$outcome"; printf '%s' "$kept" > "$tmp/$name.outcome"
+  later+=("$name.import.log=$tmp/$name.log" "$name.outcome=$tmp/$name.outcome")
+}
+
 run_stick() { # NAME ROOT: the unit's import line on the mounted stick, then captures
   local name=$1 root=$2
   phase "${name}_import"
@@ -178,19 +231,7 @@ run_stick() { # NAME ROOT: the unit's import line on the mounted stick, then cap
     sh "$work/unit-import.sh" > "$tmp/$name.import.log" 2>&1
   event "${name}_import_exit=$?"
   phase "${name}_capture"
-  # The stub asked for the first capture with its SIGHUP; more, one after another, only while
-  # none shows the notice.
-  local text="" line
-  while IFS= read -r line; do [[ $line == "text "* ]] && text=${line#text }; done < "$data/import-outcome"
-  region=""
-  [ -n "$size" ] && region=$("$backdrop" render-message "$text" --size "$size" --out "$tmp/notice.png" 2>/dev/null |
-    sed -n 's/.*region \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3 \4/p')
-  screen "$name-1" "$before_screen"
-  for n in 2 3; do
-    find_newest
-    [ "$newest" != "$before_screen" ] && shows_notice "$photos/screens/$newest" && break
-    screen "$name-$n"
-  done
+  notice_captures "$name" "$data/import-outcome" "$before_screen"
   phase "${name}_state"
   generation_state > "$tmp/$name.state-after"
   local outcome=""; IFS= read -r -d '' outcome < "$data/import-outcome"; printf '%s' "$outcome" > "$tmp/$name.outcome"
@@ -209,6 +250,11 @@ run_stick() { # NAME ROOT: the unit's import line on the mounted stick, then cap
 
 [ $fat_ready = 1 ] && run_stick fat "$fat"
 [ $tree_ready = 1 ] && run_stick tree "$treeroot"
+if [ $photos_ready = 1 ]; then
+  run_step export unit-export.sh export-outcome
+  run_step unmount unit-unmount.sh unmount-outcome
+  if grep -q " $photosroot " /proc/mounts; then event photos_mounted_after=1; else event photos_mounted_after=0; fi
+fi
 
 phase finish
 if kill -0 "$bd" 2>/dev/null; then event booth_alive=1; else event booth_alive=0; fi
@@ -217,6 +263,7 @@ event "booth_exit=$?"
 phase report
 [ $fat_ready = 1 ] && umount "$fat"
 [ $tree_ready = 1 ] && umount "$treeroot"
+[ $photos_ready = 1 ] && grep -q " $photosroot " /proc/mounts && umount "$photosroot"
 decoy_state > "$tmp/decoy.after"
 if cmp -s "$tmp/decoy.before" "$tmp/decoy.after"; then event decoys_unchanged=1; else event decoys_unchanged=0; fi
 emit decoy.after "$tmp/decoy.after"

@@ -6,8 +6,10 @@
 #          files that are not images, a config refused (a path key, a value out of range);
 #   tree   what FAT cannot hold, as a read-only bind mount with the unit's options: symlinks to
 #          decoy files and a decoy folder the guest made, a fifo, a device node, names with a
-#          newline, invalid UTF-8 or a control character, a sparse 3 GiB file.
-# Each is imported by backdrop-import@.service's own ExecStart line (taken from the unit file,
+#          newline, invalid UTF-8 or a control character, a sparse 3 GiB file;
+#   photos a writable FAT image (/dev/sdb) with an empty backdrop/photos/, mounted read-only as the
+#          unit mounts it; the box has two photos.
+# The hostile sticks are imported by backdrop-import@.service's own ExecStart line (taken from the unit file,
 # paths pointed at the board's folders, its systemctl sending SIGHUP to the booth). Judged here:
 #   - the import exits 2 (nothing usable), names a reason for every item, and `current` is the
 #     previous generation with the same content; no staging folder is left; the decoys unchanged;
@@ -18,6 +20,12 @@
 #     The booth holds the notice (BACKDROP_TEST_IMPORT_NOTICE_S) until the next one, so a capture
 #     on a slow board cannot miss it; at most three captures per stick, stopping at the first
 #     that shows it (the first may carry a frame composed just before the notice).
+# The photo stick goes through the unit's photo ExecStart line (remount read-write, export-photos,
+# sync, read-only again, SIGHUP) and then its ExecStopPost line (umount, stick-released, SIGHUP),
+# as the unit runs them after its import. Judged: each exits 0, the export's outcome says "2 PHOTOS
+# COPIED" and the unmount's "YOU CAN REMOVE THE STICK", and a capture after each shows that text
+# (the capture before it must not); the stick is no longer mounted; the image then holds both
+# photos (mtools on the host).
 # Every wait is for its event, none is a fixed sleep; the guest's phases are printed at the end.
 # What is not the device path here: no udev and no systemd on the board (the unit's ExecStart line
 # runs under sh as systemd would run it), and the tree stick is a bind mount, not a block device.
@@ -76,6 +84,9 @@ cp "$work/backdrops/a.png" "$fat_tree/. hidden.png"
 truncate -s 64M "$work/fat.img"
 mkfs.vfat -n BACKDROP "$work/fat.img" > /dev/null || { fail setup "mkfs.vfat failed"; exit 1; }
 mcopy -s -i "$work/fat.img" "$work/fat-tree/backdrop" ::/ || { fail setup "mcopy onto the FAT image failed"; exit 1; }
+truncate -s 32M "$work/photos.img"
+mkfs.vfat -n PHOTOS "$work/photos.img" > /dev/null && mmd -i "$work/photos.img" ::/backdrop ::/backdrop/photos ||
+  { fail setup "cannot make the photo stick's FAT image"; exit 1; }
 
 # The unit's import line, with the board's paths (the guest exports STICK, DATA, BACKDROP,
 # SYSTEMCTL and BOOTH_PID_FILE), and a systemctl that signals the booth as systemctl kill would.
@@ -87,6 +98,21 @@ script=${script//\/run\/backdrop-stick\/%i\/root/\"\$STICK\"}
 script=${script//\/var\/lib\/backdrop/\"\$DATA\"}
 script=${script//\/bin\/systemctl/\"\$SYSTEMCTL\"}
 echo "$script" > "$work/unit-import.sh"
+# The unit's photo line and its ExecStopPost line the same way (the device is the guest's $DEV).
+unit_line() { # PATTERN OUT: the unit's line matching PATTERN, its sh -c script with the board's paths
+  local line script
+  line=$(grep -m1 -- "$1" "$unit") || { fail setup "no line '$1' in $unit"; exit 1; }
+  script=${line#*/bin/sh -c \'}; script=${script%\'}
+  script=${script//\$\$/\$}
+  script=${script//\/usr\/bin\/backdrop/\"\$BACKDROP\"}
+  script=${script//\/run\/backdrop-stick\/%i\/root/\"\$STICK\"}
+  script=${script//\/dev\/%i/\"\$DEV\"}
+  script=${script//\/var\/lib\/backdrop/\"\$DATA\"}
+  script=${script//\/bin\/systemctl/\"\$SYSTEMCTL\"}
+  echo "$script" > "$2"
+}
+unit_line '^ExecStart=/bin/sh -c .*export-photos' "$work/unit-export.sh"
+unit_line '^ExecStopPost=-/bin/sh -c ' "$work/unit-unmount.sh"
 cat > "$work/systemctl-hup" <<'EOF'
 #!/bin/sh
 [ "$*" = "kill --kill-whom=main --signal=HUP backdrop.service" ] || { echo "systemctl stub: unexpected '$*'" >&2; exit 1; }
@@ -126,9 +152,29 @@ fi
 check() { "$work/imagecheck" "$@" 2>&1; }
 size=$(check size "$out/before.jpg" 2>/dev/null) || size=
 last_capture=$out/before.jpg
+on_screen() { # NAME TEXT: a capture after the step shows TEXT, the last one before it does not
+  # (adds to the caller's problems, sets its seen)
+  local name=$1 text=$2 region verdict n matched=0
+  seen="hup at $(fact "${name}_hup_uptime") s; "
+  if [ -n "$text" ] && [ -n "$size" ]; then
+    region=$("$binary" render-message "$text" --size "$size" --out "$work/$name-notice.png" | sed -n 's/.*region \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3 \4/p')
+    # shellcheck disable=SC2086
+    if [ -n "$region" ] && check digit "$last_capture" "$work/$name-notice.png" $region 24 95 > /dev/null; then
+      problems+="the last capture before the step ($(basename "$last_capture")) already matches the notice (the comparison cannot fail); "
+    fi
+    for n in 1 2 3; do
+      [ -f "$out/$name-$n.jpg" ] || { [ $n = 1 ] && seen+="$n: missing; "; continue; }
+      last_capture=$out/$name-$n.jpg
+      # shellcheck disable=SC2086
+      verdict=$(check digit "$out/$name-$n.jpg" "$work/$name-notice.png" $region 24 95) && matched=1
+      seen+="capture $n at $(fact "${name}_${n}_uptime") s: $verdict; "
+    done
+    [ $matched = 1 ] || problems+="no screen capture after the step shows '$text' (${seen%; }); "
+  fi
+}
 judge() { # NAME WANT_SKIPPED...: one stick
   local name=$1; shift
-  local problems="" text
+  local problems="" text seen=""
   [ "$(fact "${name}_import_exit")" = 2 ] || problems+="import exit '$(fact "${name}_import_exit")', wanted 2 (nothing usable); "
   for reason in "$@"; do
     grep -qF -- "$reason" "$out/$name.import.log" 2>/dev/null || problems+="no line says '$reason'; "
@@ -139,22 +185,7 @@ judge() { # NAME WANT_SKIPPED...: one stick
   text=$(sed -n 's/^text //p' "$out/$name.outcome")
   grep -q '^status 2$' "$out/$name.outcome" 2>/dev/null || problems+="the outcome file has no 'status 2'; "
   [ -n "$text" ] || problems+="the outcome file has no text; "
-  local seen="hup at $(fact "${name}_hup_uptime") s; " matched=0
-  if [ -n "$text" ] && [ -n "$size" ]; then
-    region=$("$binary" render-message "$text" --size "$size" --out "$work/$name-notice.png" | sed -n 's/.*region \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3 \4/p')
-    # shellcheck disable=SC2086
-    if [ -n "$region" ] && check digit "$last_capture" "$work/$name-notice.png" $region 24 95 > /dev/null; then
-      problems+="the last capture before the import ($(basename "$last_capture")) already matches the notice (the comparison cannot fail); "
-    fi
-    for n in 1 2 3; do
-      [ -f "$out/$name-$n.jpg" ] || { [ $n = 1 ] && seen+="$n: missing; "; continue; }
-      last_capture=$out/$name-$n.jpg
-      # shellcheck disable=SC2086
-      verdict=$(check digit "$out/$name-$n.jpg" "$work/$name-notice.png" $region 24 95) && matched=1
-      seen+="capture $n at $(fact "${name}_${n}_uptime") s: $verdict; "
-    done
-    [ $matched = 1 ] || problems+="no screen capture after the import shows '$text' (${seen%; }); "
-  fi
+  on_screen "$name" "$text"
   if [ -z "$problems" ]; then
     pass "$name" "exit 2, $(grep -c '^skipped:' "$out/$name.import.log") items skipped with reasons, generation 000001 current and unchanged, on screen '$text' (${seen%; })"
   else
@@ -170,6 +201,25 @@ judge tree "backdrop.conf: a symlink" "link.png: a symlink (not followed)" "fold
   "bell?.png: name contains control characters" "bad?utf8.png: name is not valid UTF-8" "-leading.png: name starts with" \
   "..png: hidden file" "sparse.png: 3221225472 bytes, over the limit" "noise.png: not a PNG or JPEG" \
   "sunset.tif: not a PNG or JPEG" "name longer than 100 bytes"
+judge_step() { # NAME WANT_TEXT: one of the photo stick's later steps
+  local name=$1 want=$2 problems="" text seen=""
+  [ "$(fact "${name}_exit")" = 0 ] || problems+="exit '$(fact "${name}_exit")', wanted 0; "
+  text=$(sed -n 's/^text //p' "$out/$name.outcome" 2>/dev/null)
+  [ "$text" = "$want" ] || problems+="the outcome's text is '$text', wanted '$want'; "
+  [ -n "$(fact "${name}_hup_uptime")" ] || problems+="the booth was not told; "
+  on_screen "$name" "$text"
+  if [ -z "$problems" ]; then
+    pass "$name" "exit 0, on screen '$text' (${seen%; })"
+  else
+    fail "$name" "${problems%; }"
+    sed 's/^/    /' "$out/$name.import.log" 2>/dev/null | head -n 20
+  fi
+}
+judge_step export "2 PHOTOS COPIED"
+judge_step unmount "YOU CAN REMOVE THE STICK"
+[ "$(fact photos_mounted_after)" = 0 ] || fail unmount "the photo stick is still mounted after the unit's ExecStopPost line ('$(fact photos_mounted_after)')"
+on_stick=$(mdir -b -i "$work/photos.img" ::/backdrop/photos 2>/dev/null | sed 's|.*/||' | LC_ALL=C sort | tr '\n' ' ')
+[ "$on_stick" = "photo-1.png photo-2.png " ] || fail export "the photo stick holds '$on_stick', wanted the box's two photos"
 [ "$(fact decoys_unchanged)" = 1 ] || fail decoys "the decoy files or folder changed: $(cat "$out/decoy.after" 2>/dev/null | tr '\n' ' ')"
 [ "$(fact booth_alive)" = 1 ] || fail booth "the booth was not alive after the imports"
 [ $failures = 0 ] || { tail -n 20 "$out/backdrop-run.log" 2>/dev/null | sed 's/^/    /'; }
