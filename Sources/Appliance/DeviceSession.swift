@@ -176,7 +176,7 @@ final class DeviceSession {
     private func reload() {
         let notices = importNotices.takeNew()
         for notice in notices { feed(.importReported(notice.text, failed: notice.failed)) }
-        guard notices.isEmpty || notices.contains(where: { $0.switchedCurrent }) else { return }
+        guard ImportNoticeSeen.reloads(after: notices) else { return }
         if let reloaded = ConfigReload.load(configPath, current: settings) {
             settings = reloaded
             runner.publish { $0.matte = reloaded.matte }

@@ -91,6 +91,33 @@ import Testing
         #expect(!ImportNotice(serial: 2, status: 2, text: "STICK: NOTHING NEW").switchedCurrent)
     }
 
+    @Test func theBoothTakesEachStepsNewsInOrderAndReloadsOnlyForANewGeneration() throws {
+        let box = TemporaryDirectory("notice")
+        _ = try ImportNotice.write("STICK: NOTHING NEW", status: 2, data: box.path)
+        var seen = ImportNoticeSeen(data: box.path)
+        #expect(seen.takeNew().isEmpty, "what was there when the booth started is not news")
+        #expect(ImportNoticeSeen.reloads(after: []), "a SIGHUP without news (a rollback, a person) reloads")
+
+        // One SIGHUP after all three steps: each is news once, in the unit's order.
+        _ = try ImportNotice.write(ImportNotice.removableText, status: 0, data: box.path, step: .unmounted)
+        _ = try ImportNotice.write("PHOTOS NOT COPIED: STICK FULL - PHOTOS KEPT ON THE BOX", status: 1, data: box.path, step: .exporting)
+        _ = try ImportNotice.write("1 BACKDROP IN", status: 0, data: box.path)
+        let news = seen.takeNew()
+        #expect(news.map(\.text) == ["1 BACKDROP IN", "PHOTOS NOT COPIED: STICK FULL - PHOTOS KEPT ON THE BOX", "YOU CAN REMOVE THE STICK"])
+        #expect(ImportNoticeSeen.reloads(after: news), "the import's new generation is taken although the export failed")
+        #expect(seen.takeNew().isEmpty)
+
+        // The export's and the unmount's outcomes alone change nothing current: no reload.
+        _ = try ImportNotice.write("2 PHOTOS COPIED", status: 0, data: box.path, step: .exporting)
+        let exported = seen.takeNew()
+        #expect(exported.map(\.step) == [.exporting])
+        #expect(!ImportNoticeSeen.reloads(after: exported))
+        _ = try ImportNotice.write(ImportNotice.removableText, status: 0, data: box.path, step: .unmounted)
+        #expect(!ImportNoticeSeen.reloads(after: seen.takeNew()))
+        _ = try ImportNotice.write("IMPORT FAILED: DISK FULL - OLD SET KEPT", status: 1, data: box.path)
+        #expect(!ImportNoticeSeen.reloads(after: seen.takeNew()))
+    }
+
     @Test func theTextIsWhatTheMessageLayerDrawsAndAStrangeFileIsNone() throws {
         let long = String(repeating: "x", count: 200)
         #expect(ImportNotice(serial: 1, status: 2, text: long).text == String(repeating: "X", count: ImportNotice.textBytes))
