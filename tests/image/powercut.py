@@ -465,6 +465,7 @@ def main():
         trial = 0
         run_index = 0
         trial_seconds = []
+        not_cut = 0
         switch_seen = set()  # flushes after which a cut found the seal or a switch under way
         rng = random.Random(int.from_bytes(os.urandom(8), "little"))
         while trial < trials:
@@ -520,6 +521,7 @@ def main():
             cut_text = f"{cut_at:.3f} s" if cut_at is not None else "never: the guest powered off first"
             print(f"trial {trial} [{mode}]: {point} (cut at {cut_text}): on disk {phase}: {verdict}", flush=True)
             counts[phase] += 1
+            not_cut += cut_at is None
             if mode != "time" and phase in SWITCHING:
                 switch_seen.add(k)
             by_mode[mode] += 1
@@ -538,7 +540,7 @@ def main():
         per_trial = statistics.mean(trial_seconds) if trial_seconds else 0
         print(f"powercut: {trials} trials ({', '.join(f'{by_mode[m]} {m}' for m in MODES)}; "
               f"{per_trial:.1f} s a trial, {time.monotonic() - began:.0f} s in all): {verdicts['old']} old, "
-              f"{verdicts['new']} new, {verdicts['bad']} bad", flush=True)
+              f"{verdicts['new']} new, {verdicts['bad']} bad; {not_cut} not cut (the guest powered off first)", flush=True)
         if bad:
             fail(f"bad trials {bad}: kept in build/powercut-bad/")
     finally:
