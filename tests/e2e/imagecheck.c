@@ -14,6 +14,8 @@
  *   imagecheck digit A LAYER.png X Y W H TOL PERCENT
  *                                              the message region X,Y,W,H of A shows what `backdrop render-message`
  *                                              drew in LAYER.png: >= PERCENT % of its pixels within TOL levels
+ *   imagecheck colour A R G B TOL PERCENT     >= PERCENT % of the whole picture within TOL levels of R,G,B on every
+ *                                              channel (a solid backdrop shown behind whatever else is on screen)
  * A and B may be PNG or JPEG (the photos are JPEG, libturbojpeg decodes them).
  */
 #include <math.h>
@@ -233,6 +235,18 @@ static int notice(const char *path) {
     return b + w >= 98.0 && b >= 30.0 && w >= 5.0 ? 0 : 1;
 }
 
+static int colour(const char *path, int r, int g, int b, int tolerance, double percent) {
+    Image image = load(path);
+    size_t total = (size_t)image.width * image.height, near = 0;
+    for (size_t i = 0; i < total; i++) {
+        const unsigned char *p = image.rgb + i * 3;
+        if (abs(p[0] - r) <= tolerance && abs(p[1] - g) <= tolerance && abs(p[2] - b) <= tolerance) near++;
+    }
+    double share = 100.0 * near / total;
+    printf("%.1f %% of the picture within %d levels of %d %d %d\n", share, tolerance, r, g, b);
+    return share >= percent ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     if ((argc == 6 || argc == 7) && !strcmp(argv[1], "match"))
         return match(argv[2], argv[3], atoi(argv[4]), atof(argv[5]), argc == 7 ? argv[6] : NULL);
@@ -244,12 +258,14 @@ int main(int argc, char **argv) {
     if (argc == 10 && !strcmp(argv[1], "digit"))
         return digit(argv[2], argv[3], (unsigned)atoi(argv[4]), (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]),
                      (unsigned)atoi(argv[7]), atoi(argv[8]), atof(argv[9]));
+    if (argc == 8 && !strcmp(argv[1], "colour"))
+        return colour(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atof(argv[7]));
     if (argc == 3 && !strcmp(argv[1], "size")) {
         Image image = load(argv[2]);
         printf("%ux%u\n", image.width, image.height);
         return 0;
     }
     fprintf(stderr, "usage: imagecheck match A B TOL PERCENT [BACKDROP] | psnr A B MIN [BACKDROP] | digit A LAYER X Y W H TOL PERCENT"
-                    " | backdrop A | grey A | notice A | size A\n");
+                    " | colour A R G B TOL PERCENT | backdrop A | grey A | notice A | size A\n");
     return 2;
 }

@@ -23,8 +23,11 @@
 # booth holds an import's notice on screen (BACKDROP_TEST_IMPORT_NOTICE_S) until the next one
 # instead of its 6 s, so a capture cannot come too late for it; after an import the captures stop
 # at the first that shows the notice (the host's comparison, WORK/imagecheck on what `backdrop
-# render-message` draws), at most three: the first may carry a frame composed just before the
-# notice was published, the next cannot.
+# render-message` draws), at most six: the first may carry a frame composed just before the
+# notice was published, and the booth keeps the previous step's notice up at least 3 s before
+# showing the next (a capture every ~0.7 s on a fast board).
+# A good FAT stick (sdc) is hot-plugged last, while the booth runs, and imported by the unit's
+# line; captures after its rescan for its green backdrop.
 #   board-guest.sh WORK BACKDROP
 work=${1:?usage: board-guest.sh WORK BACKDROP}
 backdrop=${2:?}
@@ -197,7 +200,7 @@ notice_captures() { # NAME OUTCOME_FILE BEFORE_SCREEN: captures after a step unt
   [ -n "$size" ] && region=$("$backdrop" render-message "$text" --size "$size" --out "$tmp/notice.png" 2>/dev/null |
     sed -n 's/.*region \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3 \4/p')
   screen "$name-1" "$before_screen"
-  for n in 2 3; do
+  for n in 2 3 4 5 6; do
     find_newest
     [ "$newest" != "$before_screen" ] && shows_notice "$photos/screens/$newest" && break
     screen "$name-$n"
@@ -255,6 +258,34 @@ if [ $photos_ready = 1 ]; then
   run_step unmount unit-unmount.sh unmount-outcome
   if grep -q " $photosroot " /proc/mounts; then event photos_mounted_after=1; else event photos_mounted_after=0; fi
 fi
+# The good stick: hot-plugged now, while the booth runs (sdc: the other two are still plugged),
+# mounted as the unit mounts it and imported by its line; then captures until one shows its green
+# over most of the picture (the host's check), at most three, after the booth's rescan of the new
+# generation.
+good_ready=0
+goodroot=/run/backdrop-stick/sdc/root
+good_present() { [ -b /dev/sdc ]; }
+log_has_after() { local text=""; IFS= read -r -d '' text < "$1"; [[ ${text:$2} == *"$3"* ]]; }
+phase good_plug
+if vboard-qmp "{\"execute\":\"blockdev-add\",\"arguments\":{\"node-name\":\"good\",\"driver\":\"raw\",\"read-only\":true,\"file\":{\"driver\":\"file\",\"filename\":\"$work/good.img\",\"read-only\":true}}}" > /dev/null &&
+   vboard-qmp '{"execute":"device_add","arguments":{"driver":"usb-storage","bus":"xhci.0","drive":"good","id":"good","removable":true}}' > /dev/null &&
+   wait_until 60 good_present; then
+  mkdir -p "$goodroot"
+  if mount -o ro,nosuid,nodev,noexec,noatime /dev/sdc "$goodroot"; then good_ready=1; else event good_mount=0; fi
+else
+  event good_plugged=0
+fi
+if [ $good_ready = 1 ]; then
+  log_before=""; IFS= read -r -d '' log_before < "$log"; log_before=${#log_before}
+  run_stick good "$goodroot"
+  phase good_backdrop
+  if wait_until 60 log_has_after "$log" "$log_before" "backdrops rescanned: "; then event good_rescanned=1; else event good_rescanned=0; fi
+  for n in 1 2 3; do
+    screen "good-backdrop-$n"
+    find_newest
+    [ -n "$newest" ] && "$work/imagecheck" colour "$photos/screens/$newest" 30 200 60 24 60 > /dev/null 2>&1 && break
+  done
+fi
 
 phase finish
 if kill -0 "$bd" 2>/dev/null; then event booth_alive=1; else event booth_alive=0; fi
@@ -264,6 +295,7 @@ phase report
 [ $fat_ready = 1 ] && umount "$fat"
 [ $tree_ready = 1 ] && umount "$treeroot"
 [ $photos_ready = 1 ] && grep -q " $photosroot " /proc/mounts && umount "$photosroot"
+[ $good_ready = 1 ] && umount "$goodroot"
 decoy_state > "$tmp/decoy.after"
 if cmp -s "$tmp/decoy.before" "$tmp/decoy.after"; then event decoys_unchanged=1; else event decoys_unchanged=0; fi
 emit decoy.after "$tmp/decoy.after"
