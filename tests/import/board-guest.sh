@@ -286,6 +286,51 @@ if [ $good_ready = 1 ]; then
     [ -n "$newest" ] && "$work/imagecheck" colour "$photos/screens/$newest" 30 200 60 24 60 > /dev/null 2>&1 && break
   done
 fi
+# The pulled stick (sdd, 40 uncompressed 6 MiB PNGs, so its import takes a while): imported by
+# the unit's line in the background, pulled out through QMP (device_del) once the import's staging
+# folder exists, then the unit's ExecStopPost line as systemd runs it after a stop.
+pulled_ready=0
+pulledroot=/run/backdrop-stick/sdd/root
+pulled_present() { [ -b /dev/sdd ]; }
+pulled_gone() { [ ! -b /dev/sdd ]; }
+staging_present() { local found=("$data"/generations/.staging-*); [ -e "${found[0]}" ]; }
+import_done() { ! kill -0 "$imp" 2>/dev/null; }
+phase pulled_plug
+if vboard-qmp "{\"execute\":\"blockdev-add\",\"arguments\":{\"node-name\":\"pulled\",\"driver\":\"raw\",\"read-only\":true,\"file\":{\"driver\":\"file\",\"filename\":\"$work/pulled.img\",\"read-only\":true}}}" > /dev/null &&
+   vboard-qmp '{"execute":"device_add","arguments":{"driver":"usb-storage","bus":"xhci.0","drive":"pulled","id":"pulled","removable":true}}' > /dev/null &&
+   wait_until 60 pulled_present; then
+  mkdir -p "$pulledroot"
+  if mount -o ro,nosuid,nodev,noexec,noatime /dev/sdd "$pulledroot"; then pulled_ready=1; else event pulled_mount=0; fi
+else
+  event pulled_plugged=0
+fi
+if [ $pulled_ready = 1 ]; then
+  phase pulled_import
+  generation_state > "$tmp/pulled.state-before"
+  STICK=$pulledroot DATA=$data BACKDROP=$backdrop SYSTEMCTL=$work/systemctl-hup BOOTH_PID_FILE=$tmp/booth.pid \
+    sh "$work/unit-import.sh" > "$tmp/pulled.import.log" 2>&1 &
+  imp=$!
+  if wait_until 60 staging_present; then event pulled_staging_seen=1; else event pulled_staging_seen=0; fi
+  if kill -0 "$imp" 2>/dev/null; then event pulled_running_at_del=1; else event pulled_running_at_del=0; fi
+  vboard-qmp '{"execute":"device_del","arguments":{"id":"pulled"}}' > /dev/null
+  if wait_until 60 pulled_gone; then event pulled_gone=1; else event pulled_gone=0; fi
+  wait_until 60 import_done
+  wait "$imp"
+  event "pulled_import_exit=$?"
+  phase pulled_unmount
+  STICK=$pulledroot DEV=/dev/sdd DATA=$data BACKDROP=$backdrop SYSTEMCTL=$work/systemctl-hup BOOTH_PID_FILE=$tmp/booth.pid \
+    sh "$work/unit-unmount.sh" > "$tmp/pulled.unmount.log" 2>&1
+  event "pulled_unmount_exit=$?"
+  if grep -q " $pulledroot " /proc/mounts; then event pulled_mounted_after=1; else event pulled_mounted_after=0; fi
+  generation_state > "$tmp/pulled.state-after"
+  kept=""
+  for entry in "$data"/generations/* "$data"/generations/.*; do
+    entry=${entry##*/}
+    [ -e "$data/generations/$entry" ] && [ "$entry" != . ] && [ "$entry" != .. ] && kept+="$entry "
+  done
+  event "pulled_generations=$kept"
+  later+=("pulled.import.log=$tmp/pulled.import.log" "pulled.state-before=$tmp/pulled.state-before" "pulled.state-after=$tmp/pulled.state-after")
+fi
 
 phase finish
 if kill -0 "$bd" 2>/dev/null; then event booth_alive=1; else event booth_alive=0; fi

@@ -26,6 +26,10 @@
 # after the others, and imported by the unit's line. Judged: exit 0, generation 000002 current and
 # holding the stick's PNG (000001 kept), its notice on screen as above, and a capture after the
 # booth's rescan shows the green over >= 60 % of the picture (the last capture before must not).
+# Last, a stick (sdd, 40 uncompressed 6 MiB PNGs) is pulled out (QMP device_del) mid-import, once
+# the import's staging folder exists and while it still runs; then the unit's ExecStopPost line.
+# Judged: exit 1, generation 000002 current and unchanged, generations/ holds only 000001 and
+# 000002 (no staging folder), the stick is no longer mounted.
 # The photo stick goes through the unit's photo ExecStart line (remount read-write, export-photos,
 # sync, read-only again, SIGHUP) and then its ExecStopPost line (umount, stick-released, SIGHUP),
 # as the unit runs them after its import. Judged: each exits 0, the export's outcome says "2 PHOTOS
@@ -110,6 +114,22 @@ green_sha=$(sha256sum < "$work/good-tree/backdrop/backgrounds/green.png" | cut -
 truncate -s 32M "$work/good.img"
 mkfs.vfat -n GOOD "$work/good.img" > /dev/null && mcopy -s -i "$work/good.img" "$work/good-tree/backdrop" ::/ ||
   { fail setup "cannot make the good stick's FAT image"; exit 1; }
+
+# The pulled stick: 40 copies of one uncompressed 1920x1080 noise PNG (6 MiB each), so the import
+# is still copying when the stick goes.
+mkdir -p "$work/pulled-tree/backdrop/backgrounds"
+python3 - "$work/pulled-tree/backdrop/backgrounds/noise-00.png" <<'PY' || { fail setup "cannot write the noise PNG"; exit 1; }
+import os, struct, sys, zlib
+width, height = 1920, 1080
+def chunk(kind, body): return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+rows = b"".join(b"\0" + os.urandom(width * 3) for _ in range(height))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                              + chunk(b"IDAT", zlib.compress(rows, 0)) + chunk(b"IEND", b""))
+PY
+for n in $(seq -w 1 39); do cp "$work/pulled-tree/backdrop/backgrounds/noise-00.png" "$work/pulled-tree/backdrop/backgrounds/noise-$n.png"; done
+truncate -s 320M "$work/pulled.img"
+mkfs.vfat -n PULLED "$work/pulled.img" > /dev/null && mcopy -s -i "$work/pulled.img" "$work/pulled-tree/backdrop" ::/ ||
+  { fail setup "cannot make the pulled stick's FAT image"; exit 1; }
 
 # The unit's import line, with the board's paths (the guest exports STICK, DATA, BACKDROP,
 # SYSTEMCTL and BOOTH_PID_FILE), and a systemctl that signals the booth as systemctl kill would.
@@ -274,6 +294,25 @@ judge_good() {
   fi
 }
 judge_good
+# The pulled stick: the previous generation (000002) current and unchanged, no staging folder, no mount.
+judge_pulled() {
+  local problems=""
+  [ "$(fact pulled_staging_seen)" = 1 ] || problems+="the import's staging folder never appeared; "
+  [ "$(fact pulled_running_at_del)" = 1 ] || problems+="the import had ended before the stick was pulled (not mid-import); "
+  [ "$(fact pulled_gone)" = 1 ] || problems+="/dev/sdd did not go away after device_del; "
+  [ "$(fact pulled_import_exit)" = 1 ] || problems+="import exit '$(fact pulled_import_exit)', wanted 1 (stick pulled); "
+  grep -q '^current=generations/000002$' "$out/pulled.state-after" 2>/dev/null || problems+="current is not generation 000002 after the pull; "
+  cmp -s "$out/pulled.state-before" "$out/pulled.state-after" || problems+="current changed: $(diff "$out/pulled.state-before" "$out/pulled.state-after" 2>&1 | head -n 5 | tr '\n' ' '); "
+  [ "$(fact pulled_generations)" = "000001 000002 " ] || problems+="generations/ holds '$(fact pulled_generations)' (a staging folder left?); "
+  [ "$(fact pulled_mounted_after)" = 0 ] || problems+="the stick is still mounted after the unit's ExecStopPost line ('$(fact pulled_mounted_after)'); "
+  if [ -z "$problems" ]; then
+    pass pulled "pulled mid-import (staging seen, import running at device_del): exit 1, generation 000002 current and unchanged, generations/ '$(fact pulled_generations)', no mount left; $(grep -v '^taken:' "$out/pulled.import.log" | tail -n 2 | tr '\n' ' ')"
+  else
+    fail pulled "${problems%; }"
+    sed 's/^/    /' "$out/pulled.import.log" 2>/dev/null | tail -n 10
+  fi
+}
+judge_pulled
 [ "$(fact photos_mounted_after)" = 0 ] || fail unmount "the photo stick is still mounted after the unit's ExecStopPost line ('$(fact photos_mounted_after)')"
 on_stick=$(mdir -b -i "$work/photos.img" ::/backdrop/photos 2>/dev/null | sed 's|.*/||' | LC_ALL=C sort | tr '\n' ' ')
 [ "$on_stick" = "photo-1.png photo-2.png " ] || fail export "the photo stick holds '$on_stick', wanted the box's two photos"
