@@ -80,6 +80,12 @@ generation_state() { # what current is and holds: its link, its files' hashes
   (cd "$data/current" 2>/dev/null && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
 }
 
+# Hot-plugs $work/NAME.img read-only through QMP as a usb-storage device on the board's xHCI.
+plug_read_only() {
+  vboard-qmp "{\"execute\":\"blockdev-add\",\"arguments\":{\"node-name\":\"$1\",\"driver\":\"raw\",\"read-only\":true,\"file\":{\"driver\":\"file\",\"filename\":\"$work/$1.img\",\"read-only\":true}}}" > /dev/null &&
+    vboard-qmp "{\"execute\":\"device_add\",\"arguments\":{\"driver\":\"usb-storage\",\"bus\":\"xhci.0\",\"drive\":\"$1\",\"id\":\"$1\",\"removable\":true}}" > /dev/null
+}
+
 phase setup
 # The FAT stick is hot-plugged first, on the board's xHCI: the guest enumerates it while the rest
 # is made, and it is mounted once everything else is ready.
@@ -267,9 +273,7 @@ goodroot=/run/backdrop-stick/sdc/root
 good_present() { [ -b /dev/sdc ]; }
 log_has_after() { local text=""; IFS= read -r -d '' text < "$1"; [[ ${text:$2} == *"$3"* ]]; }
 phase good_plug
-if vboard-qmp "{\"execute\":\"blockdev-add\",\"arguments\":{\"node-name\":\"good\",\"driver\":\"raw\",\"read-only\":true,\"file\":{\"driver\":\"file\",\"filename\":\"$work/good.img\",\"read-only\":true}}}" > /dev/null &&
-   vboard-qmp '{"execute":"device_add","arguments":{"driver":"usb-storage","bus":"xhci.0","drive":"good","id":"good","removable":true}}' > /dev/null &&
-   wait_until 60 good_present; then
+if plug_read_only good && wait_until 60 good_present; then
   mkdir -p "$goodroot"
   if mount -o ro,nosuid,nodev,noexec,noatime /dev/sdc "$goodroot"; then good_ready=1; else event good_mount=0; fi
 else
@@ -296,9 +300,7 @@ pulled_gone() { [ ! -b /dev/sdd ]; }
 staging_present() { local found=("$data"/generations/.staging-*); [ -e "${found[0]}" ]; }
 import_done() { ! kill -0 "$imp" 2>/dev/null; }
 phase pulled_plug
-if vboard-qmp "{\"execute\":\"blockdev-add\",\"arguments\":{\"node-name\":\"pulled\",\"driver\":\"raw\",\"read-only\":true,\"file\":{\"driver\":\"file\",\"filename\":\"$work/pulled.img\",\"read-only\":true}}}" > /dev/null &&
-   vboard-qmp '{"execute":"device_add","arguments":{"driver":"usb-storage","bus":"xhci.0","drive":"pulled","id":"pulled","removable":true}}' > /dev/null &&
-   wait_until 60 pulled_present; then
+if plug_read_only pulled && wait_until 60 pulled_present; then
   mkdir -p "$pulledroot"
   if mount -o ro,nosuid,nodev,noexec,noatime /dev/sdd "$pulledroot"; then pulled_ready=1; else event pulled_mount=0; fi
 else
