@@ -46,7 +46,6 @@ public struct ImportNotice: Equatable, Sendable {
         }
     }
 
-    public static let fileName = Step.importing.fileName
     /// What `backdrop stick-released` leaves: the stick is unmounted and still there.
     public static let removableText = "YOU CAN REMOVE THE STICK"
     static let header = "backdrop-import-outcome 1"
