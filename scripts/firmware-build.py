@@ -487,10 +487,13 @@ class Builder:
             total = sum(v[0] for v in functions.values())
             simd = sum(v[1] for v in functions.values())
             lines.append(f"{module}: {simd} SIMD of {total} instructions in {len(functions)} functions")
-            top = sorted(((v[1], v[0], k) for k, v in functions.items() if v[1]), reverse=True)[:6]
-            names = self.demangle([k for _, _, k in top])
-            for s, t, k in top:
-                lines.append(f"  {s:5d}/{t:<5d} {names.get(k, k)[:110]}")
+            # Every kernel, not only the most vectorised: a big function with a small share is the
+            # scalar work left, which a top-by-SIMD list hides. Small functions are glue.
+            kernels = sorted(((v[0], v[1], k) for k, v in functions.items() if v[0] >= self.args.kernel_instructions),
+                             reverse=True)
+            names = self.demangle([k for _, _, k in kernels])
+            for t, s, k in kernels:
+                lines.append(f"  {s:5d}/{t:<5d} {100 * s / t:5.1f} % {names.get(k, k)[:110]}")
         text = "\n".join(lines) + "\n"
         with open(os.path.join(self.out_dir, "report.txt"), "w") as f:
             f.write(text)
@@ -505,6 +508,8 @@ def main():
     parser.add_argument("--sysroot", help="target sysroot (arm64)")
     parser.add_argument("--opt", default="-O", choices=["-O", "-Osize", "-Ounchecked", "-Onone"])
     parser.add_argument("--simd-modules", default="Matte,Compose")
+    parser.add_argument("--kernel-instructions", type=int, default=150,
+                        help="report.txt lists each function of the SIMD modules this long or longer")
     parser.add_argument("--print-plan", action="store_true", help="print the module order and exit")
     parser.add_argument("--print-apt", action="store_true",
                         help="print the apt packages named by the product's system libraries and exit")
