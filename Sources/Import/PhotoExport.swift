@@ -68,9 +68,9 @@ public enum PhotoExport {
     /// Runs `body`; its failure ends the export, said for the screen by `PhotoExportText.failed`.
     private static func attempt<T: ~Copyable>(_ what: String, on side: ImportAbort.Side, copied: Int = 0, left: Int = 0,
                                               _ body: () throws(SystemError) -> T) throws(ImportAbort) -> T {
-        do throws(SystemError) { return try body() } catch {
-            throw ImportAbort(message: what + ": " + error.message,
-                              screenText: PhotoExportText.failed(.of(error, on: side), copied: copied, left: left))
+        try ImportAbort.attempt(body) { error in
+            ImportAbort(message: what + ": " + error.message,
+                        screenText: PhotoExportText.failed(.of(error, on: side), copied: copied, left: left))
         }
     }
 

@@ -164,9 +164,14 @@ struct ImportAbort: Error {
     /// Runs `body`, turning its failure into an abort that says what was being done.
     static func attempt<T: ~Copyable>(_ what: String, on side: Side = .data, missingIsInput: Bool = false,
                                       _ body: () throws(SystemError) -> T) throws(ImportAbort) -> T {
-        do throws(SystemError) { return try body() } catch {
-            throw ImportAbort(error, doing: what, on: side, missingIsInput: missingIsInput)
-        }
+        try attempt(body) { error in ImportAbort(error, doing: what, on: side, missingIsInput: missingIsInput) }
+    }
+
+    /// Runs `body`, turning its failure into the abort `abort` makes of it (the photo export's
+    /// screen text counts what was copied, which the import's does not).
+    static func attempt<T: ~Copyable>(_ body: () throws(SystemError) -> T,
+                                      abort: (SystemError) -> ImportAbort) throws(ImportAbort) -> T {
+        do throws(SystemError) { return try body() } catch { throw abort(error) }
     }
 
     let message: String
