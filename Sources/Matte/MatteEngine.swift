@@ -152,6 +152,24 @@ public final class MatteEngine {
         set { edges.vectorised = newValue }
     }
 
+    /// What the last `process` decided its stages on, and their planes (work grid, packed): for
+    /// the tests that hold each stage to its reference. `depth` is only valid while the frame is.
+    struct Inspection {
+        var depth: UnsafePointer<UInt16>
+        var stride: Int
+        var regionNear: UInt16
+        var regionFar: UInt16
+        var near: UInt16
+        var far: UInt16
+        var unit: Float
+        var pixelWidthMM: Float
+    }
+    private(set) var lastWork: Inspection?
+    var floorMarks: UnsafePointer<UInt8> { UnsafePointer(segments.floor) }
+    var classPlane: UnsafePointer<UInt8> { UnsafePointer(classes) }
+    var maskPlane: UnsafePointer<UInt8> { UnsafePointer(mask) }
+    var softPlane: UnsafePointer<UInt8> { UnsafePointer(softAlpha) }
+
     /// Largest feather radius honoured; larger requests are clamped.
     public static var maximumFeatherPixels: Int { AlphaFeather.maximumRadius }
 
@@ -201,6 +219,8 @@ public final class MatteEngine {
         let regionFar = parameters.mode == .auto
             ? Self.raw(parameters.subjectMaximumMM, unit: unit, roundUp: false) : far
         let regionNear = Self.raw(max(1, parameters.nearMM), unit: unit, roundUp: true)
+        lastWork = Inspection(depth: workDepth, stride: stride, regionNear: regionNear, regionFar: regionFar,
+                              near: near, far: far, unit: unit, pixelWidthMM: gridPixelMM)
         if !segments.segment(depth: workDepth, stride: stride, unit: unit, near: regionNear, far: regionFar,
                              minimumPixels: parameters.minimumBlobPixels, pixelWidthMM: gridPixelMM, into: classes) {
             classify(depth: workDepth, stride: stride, near: near, far: far)
@@ -438,56 +458,74 @@ public final class MatteEngine {
         } else {
             let keep = 256 - weight * 256 / 100
             let base = max(1, min(1000, Int(20 / unit)))
-            @inline(__always) func changed(_ x: Int, _ y: Int) -> Bool {
-                let d = Int(depth[y * stride + x])
-                let p = Int(previousDepth[y * width + x])
-                return abs(d - p) > base + (max(d, p) >> 5)
-            }
-            for y in 0..<height {
-                let fresh = mask + y * width
-                let soft = softAlpha + y * width
-                var x = 0
-                while x < width {
-                    // Eight pixels at a time where alpha already equals the mask (almost everywhere).
-                    if x + 8 <= width && UnsafeRawPointer(fresh + x).loadUnaligned(as: UInt64.self)
-                        == UnsafeRawPointer(soft + x).loadUnaligned(as: UInt64.self) {
-                        x += 8
-                        continue
-                    }
-                    let end = min(width, x + 8)
-                    while x < end {
-                        let m = Int(fresh[x])
-                        let a = Int(soft[x])
-                        if m != a {
-                            // The pixel itself, then its 3x3 neighbourhood.
-                            var moved = 0
-                            if changed(x, y) {
-                                moved = 1
-                                neighbourhood: for yy in max(0, y - 1)...min(height - 1, y + 1) {
-                                    for xx in max(0, x - 1)...min(width - 1, x + 1)
-                                    where (xx != x || yy != y) && changed(xx, yy) {
-                                        moved += 1
-                                        if moved > 2 { break neighbourhood }
-                                    }
-                                }
-                            }
-                            if moved <= 2 {
-                                // Rounded up so the blend always reaches the mask, never stalls.
-                                let step = ((m > a ? m - a : a - m) * keep + 255) >> 8
-                                soft[x] = UInt8(m > a ? a + step : a - step)
-                            } else {
-                                soft[x] = UInt8(m)
-                            }
-                        }
-                        x += 1
-                    }
-                }
-            }
+            Self.blendTowardMask(mask: mask, soft: softAlpha, depth: depth, stride: stride, previous: previousDepth,
+                                 width: width, height: height, keep: keep, base: base)
         }
         for y in 0..<height {
             (previousDepth + y * width).update(from: depth + y * stride, count: width)
         }
         hasPrevious = true
         previousUnit = unit
+    }
+
+    /// The blend of `smoothTemporally` (`previous` packed, `depth` rows `stride` apart; `keep` of
+    /// 256 is the step toward the mask, `base` the steady depth change in raw units). Alpha equals
+    /// the mask almost everywhere, so rows are compared 32 bytes at a time in lanes and only the
+    /// differing bytes are visited, found from the difference's set bits.
+    static func blendTowardMask(mask: UnsafePointer<UInt8>, soft: UnsafeMutablePointer<UInt8>,
+                                depth: UnsafePointer<UInt16>, stride: Int, previous: UnsafePointer<UInt16>,
+                                width: Int, height: Int, keep: Int, base: Int) {
+        @inline(__always) func changed(_ x: Int, _ y: Int) -> Bool {
+            let d = Int(depth[y * stride + x])
+            let p = Int(previous[y * width + x])
+            return abs(d - p) > base + (max(d, p) >> 5)
+        }
+        @inline(__always) func visit(_ x: Int, _ y: Int, _ soft: UnsafeMutablePointer<UInt8>, _ m: Int) {
+            let a = Int(soft[x])
+            // The pixel itself, then its 3x3 neighbourhood.
+            var moved = 0
+            if changed(x, y) {
+                moved = 1
+                neighbourhood: for yy in max(0, y - 1)...min(height - 1, y + 1) {
+                    for xx in max(0, x - 1)...min(width - 1, x + 1) where (xx != x || yy != y) && changed(xx, yy) {
+                        moved += 1
+                        if moved > 2 { break neighbourhood }
+                    }
+                }
+            }
+            if moved <= 2 {
+                // Rounded up so the blend always reaches the mask, never stalls.
+                let step = ((m > a ? m - a : a - m) * keep + 255) >> 8
+                soft[x] = UInt8(m > a ? a + step : a - step)
+            } else {
+                soft[x] = UInt8(m)
+            }
+        }
+        for y in 0..<height {
+            let fresh = mask + y * width
+            let softRow = soft + y * width
+            var x = 0
+            while x + 32 <= width {
+                // Nonzero exactly where the bytes differ (`^` on 32 lanes becomes a per-lane loop).
+                let difference = UnsafeRawPointer(fresh + x).loadUnaligned(as: SIMD32<UInt8>.self)
+                    &- UnsafeRawPointer(softRow + x).loadUnaligned(as: SIMD32<UInt8>.self)
+                let words = unsafeBitCast(difference, to: SIMD4<UInt64>.self)
+                if (words[0] | words[1] | words[2] | words[3]) != 0 {
+                    for lane in 0..<4 {
+                        var bits = words[lane]
+                        while bits != 0 {
+                            let column = x + lane * 8 + bits.trailingZeroBitCount >> 3
+                            visit(column, y, softRow, Int(fresh[column]))
+                            bits &= ~(UInt64(0xFF) << UInt64((column - x - lane * 8) * 8))
+                        }
+                    }
+                }
+                x += 32
+            }
+            while x < width {
+                if fresh[x] != softRow[x] { visit(x, y, softRow, Int(fresh[x])) }
+                x += 1
+            }
+        }
     }
 }
