@@ -35,10 +35,17 @@ final class RimDecontamination {
     var lookout: Int = 8
     /// The last `run`'s corrections.
     var patch: RimPatch
+    /// One run's subject, background and own colours, corrected together (RimLanes).
+    let lanes: RimLanes
+    /// What the column searches have read this frame.
+    private let columns: ColumnMemo
 
     init(size: FrameSize) throws(SystemError) {
         self.size = size
-        patch = try RimPatch(size: size)
+        let laneCount = RimLanes.storageCount(capacity: size.width)
+        patch = try RimPatch(size: size, workingCount: laneCount + ColumnMemo.storageCount(width: size.width))
+        lanes = RimLanes(storage: patch.working, capacity: size.width)
+        columns = ColumnMemo(storage: patch.working + laneCount, width: size.width)
     }
 
     /// `colour` the camera frame, `alpha` its finished .alpha8 matte (both of `size`): `patch`
@@ -52,29 +59,53 @@ final class RimDecontamination {
         let lookout = self.lookout
         var writer = patch.startWriting()
         defer { patch.finish(writer) }
+        columns.reset()
         for y in 0..<size.height {
-            let row = alpha.row(y).assumingMemoryBound(to: UInt8.self)
+            let row = UnsafePointer(alpha.row(y).assumingMemoryBound(to: UInt8.self))
             var x = 0
             while x < width {
+                // Eight bytes at a time to the next partial pixel, then to the next confident one.
                 if x + 8 <= width {
-                    // Every byte 0 or 255 (all its bits alike): nothing partial among these eight.
-                    let word = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self)
-                    if (word ^ (word >> 1)) & 0x7F7F_7F7F_7F7F_7F7F == 0 {
+                    let partial = Self.partialBits(row, x)
+                    if partial == 0 {
                         x += 8
                         continue
                     }
-                }
-                let a = row[x]
-                if a == 0 || a == 255 {
+                    x += partial.trailingZeroBitCount >> 3
+                } else if !Self.isPartial(row[x]) {
                     x += 1
                     continue
                 }
-                var end = x + 1
-                while end < width && row[end] != 0 && row[end] != 255 { end += 1 }
+                let end = Self.confidentFrom(row, x + 1, width: width)
                 correctRun(from: x, to: end, y: y, colour: colour, alpha: alpha, lookout: lookout, into: &writer)
                 x = end
             }
         }
+    }
+
+    @inline(__always)
+    private static func isPartial(_ a: UInt8) -> Bool { a &+ 1 > 1 }
+
+    /// Bit 7 of byte k set where alpha x + k (of eight) is partial, neither 0 nor 255 (a byte
+    /// whose bits are not all alike).
+    @inline(__always)
+    private static func partialBits(_ row: UnsafePointer<UInt8>, _ x: Int) -> UInt64 {
+        let word = UInt64(littleEndian: UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self))
+        let unlike = (word ^ (word >> 1)) & 0x7F7F_7F7F_7F7F_7F7F
+        return (unlike &+ 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080
+    }
+
+    /// The first confident (0 or 255) pixel at or after `x`, or `width`.
+    @inline(__always)
+    private static func confidentFrom(_ row: UnsafePointer<UInt8>, _ start: Int, width: Int) -> Int {
+        var x = start
+        while x + 8 <= width {
+            let confident = ~partialBits(row, x) & 0x8080_8080_8080_8080
+            if confident != 0 { return x + confident.trailingZeroBitCount >> 3 }
+            x += 8
+        }
+        while x < width && isPartial(row[x]) { x += 1 }
+        return x
     }
 
     @inline(__always)
@@ -83,21 +114,55 @@ final class RimDecontamination {
     }
 
     /// The nearest opaque or clear pixel from (x, y) along the column (dy = -1 or 1), within `lookout`.
+    /// Queries come in rising rows within a frame, and a column is asked at every partial pixel of
+    /// the rim it crosses (several rows thick), so each column remembers what it has read
+    /// (ColumnMemo) and no row of it is read twice: walking the whole lookout up and down at every
+    /// pixel was most of this stage.
     @inline(__always)
     private func confidentInColumn(_ alpha: ImageView, x: Int, y: Int, dy: Int, lookout: Int) -> (y: Int, opaque: Bool)? {
         // The frame's edge bounds the steps once, not at every step.
         let steps = min(lookout, dy < 0 ? y : size.height - 1 - y)
         guard steps > 0 else { return nil }
-        let stride = dy * alpha.bytesPerRow
-        var p = UnsafePointer(alpha.base.assumingMemoryBound(to: UInt8.self)) + (y * alpha.bytesPerRow + x)
-        for step in 1...steps {
-            p += stride
-            let a = p.pointee
-            if a == 255 { return (y + dy * step, true) }
-            if a == 0 { return (y + dy * step, false) }
+        let base = UnsafePointer(alpha.base.assumingMemoryBound(to: UInt8.self)) + x
+        let stride = alpha.bytesPerRow
+        @inline(__always) func found(_ row: Int) -> (y: Int, opaque: Bool) { (row, base[row * stride] == 255) }
+        if dy < 0 {
+            // Rows up to `upThrough` were read; `upLast` the nearest confident one above (-1 none).
+            var last = Int(columns.upLast[x])
+            let through = Int(columns.upThrough[x])
+            if through + 1 < y - steps { last = -1 }
+            var row = y - 1
+            let bottom = max(through + 1, y - steps)
+            while row >= bottom {
+                if Self.isConfident(base[row * stride]) {
+                    last = row
+                    break
+                }
+                row -= 1
+            }
+            columns.upThrough[x] = Int32(truncatingIfNeeded: y - 1)
+            columns.upLast[x] = Int32(truncatingIfNeeded: last)
+            return last >= y - steps ? found(last) : nil
         }
+        // Rows from y + 1 before `downUntil` were read; `downFirst` the first confident one after them
+        // (-1 none, i.e. none of them is).
+        let first = Int(columns.downFirst[x])
+        if first > y { return first <= y + steps ? found(first) : nil }
+        var row = first >= 0 ? y + 1 : max(Int(columns.downUntil[x]), y + 1)
+        while row <= y + steps {
+            if Self.isConfident(base[row * stride]) {
+                columns.downFirst[x] = Int32(truncatingIfNeeded: row)
+                return found(row)
+            }
+            row += 1
+        }
+        columns.downFirst[x] = -1
+        columns.downUntil[x] = Int32(truncatingIfNeeded: y + steps + 1)
         return nil
     }
+
+    @inline(__always)
+    private static func isConfident(_ a: UInt8) -> Bool { a &+ 1 <= 1 }
 
     /// The partial pixels from..<to of row y, bounded by confident pixels (or the frame's edge).
     /// Per pixel, as before the run form: the nearest confident pixel left, right, up, down in that
@@ -107,7 +172,12 @@ final class RimDecontamination {
                             into patch: inout RimPatch.Writer) {
         let leftOpaque = start > 0 ? Self.alphaAt(alpha, start - 1, y) == 255 : false
         let rightOpaque = end < size.width ? Self.alphaAt(alpha, end, y) == 255 : false
-        @inline(__always) func estimate(_ x: Int) -> SIMD3<Int32>? {
+        let lanes = self.lanes
+        let ycbcr = colour.format == .yuyv || colour.format == .nv12
+        // Each pixel's references first (scalar: searches and gathers), then every pixel with
+        // both corrected together in lanes, then the patch entries.
+        var solved = 0
+        for x in start..<end {
             var subject: (x: Int, y: Int)?
             var ground: (x: Int, y: Int)?
             if start > 0 && x - start + 1 <= lookout {
@@ -131,8 +201,23 @@ final class RimDecontamination {
                 }
                 dy += 2
             }
-            guard let subject, let ground else { return nil }
-            return correct(x: x, y: y, subject: subject, ground: ground, colour: colour)
+            guard let subject, let ground else {
+                lanes.slot[x - start] = -1
+                continue
+            }
+            lanes.slot[x - start] = Int32(truncatingIfNeeded: solved)
+            lanes.set(solved, subject: Self.channels(colour, subject.x, subject.y),
+                      ground: Self.channels(colour, ground.x, ground.y), own: Self.channels(colour, x, y))
+            solved += 1
+        }
+        guard solved > 0 else { return }
+        lanes.solve(count: solved, ycbcr: ycbcr)
+        @inline(__always) func estimate(_ x: Int) -> SIMD3<Int32>? {
+            let slot = Int(lanes.slot[x - start])
+            guard slot >= 0 else { return nil }
+            let value = lanes.result[slot]
+            guard value >= 0 else { return nil }
+            return SIMD3(value & 0xFF, (value &>> 8) & 0xFF, (value &>> 16) & 0xFF)
         }
         @inline(__always) func packed(_ c: SIMD3<Int32>) -> UInt32 {
             UInt32(c.x) | UInt32(c.y) << 8 | UInt32(c.z) << 16
@@ -179,41 +264,6 @@ final class RimDecontamination {
         }
     }
 
-    /// The pixel's colour with the background share swapped for the subject's, in the frame's own
-    /// channels; nil where subject and background colours are too alike to tell apart.
-    @inline(__always)
-    private func correct(x: Int, y: Int, subject: (x: Int, y: Int), ground: (x: Int, y: Int),
-                         colour: ImageView) -> SIMD3<Int32>? {
-        let f = Self.channels(colour, subject.x, subject.y)
-        let b = Self.channels(colour, ground.x, ground.y)
-        let i = Self.channels(colour, x, y)
-        // The share t is measured on the colours as shown (RGB, the compositor's own conversion
-        // for YCbCr frames): a projection is not kept by the YCbCr-to-RGB map (it is not
-        // orthogonal), so measured in Y Cb Cr a YUYV camera frame and the same frame as RGB (a
-        // recording, `backdrop render`) got different shares and a different rim on screen.
-        let ycbcr = colour.format == .yuyv || colour.format == .nv12
-        let fm = ycbcr ? Self.shown(f) : f
-        let bm = ycbcr ? Self.shown(b) : b
-        let im = ycbcr ? Self.shown(i) : i
-        let dm = fm &- bm
-        let contrast = (dm &* dm).wrappedSum()
-        guard contrast >= Int32(ColourEdges.minimumContrast) else { return nil }
-        let along = min(contrast, max(0, ((im &- bm) &* dm).wrappedSum()))
-        // (1 - t) in 12-bit fixed point: one division per pixel, not one per channel.
-        let share = ((contrast - along) << 12) / contrast
-        // The swap itself in the frame's channels: affine, so it commutes with the conversion.
-        let d = f &- b
-        let shifted = i &+ ((d &* share) &>> 12)
-        return SIMD3<Int32>(min(255, max(0, shifted.x)), min(255, max(0, shifted.y)), min(255, max(0, shifted.z)))
-    }
-
-    /// Y Cb Cr as the compositor shows it, R G B.
-    @inline(__always)
-    private static func shown(_ c: SIMD3<Int32>) -> SIMD3<Int32> {
-        let rgb = YCbCr.rgb(y: c.x, cb: c.y, cr: c.z)
-        return SIMD3(rgb.r, rgb.g, rgb.b)
-    }
-
     /// The pixel's three channels in the frame's own order (R G B, B G R, or Y Cb Cr). Internal,
     /// not private: RimPatchTests' full-frame reference reads pixels through it.
     @inline(__always)
@@ -236,5 +286,169 @@ final class RimDecontamination {
         case .z16, .alpha8:
             return SIMD3(0, 0, 0)
         }
+    }
+}
+
+/// The decontamination's per-pixel arithmetic for a whole run, four lanes at a time (NEON on the
+/// board, SSE on the host): F, B and I (subject, background, own colour, frame channels) to the
+/// corrected colour I + (1 - t)(F - B), t = (I - B).(F - B) / |F - B|^2 clamped to 0...1.
+///
+/// t is measured on the colours as shown (RGB, the compositor's own conversion for YCbCr frames):
+/// a projection is not kept by the YCbCr-to-RGB map (it is not orthogonal), so measured in Y Cb Cr
+/// a YUYV camera frame and the same frame as RGB (a recording, `backdrop render`) got different
+/// shares and a different rim on screen. The swap itself is done in the frame's channels: it is
+/// affine, so it commutes with the conversion. (1 - t) is 12-bit fixed point, the exact integer
+/// quotient ((|F-B|^2 - along) << 12) / |F-B|^2, found as a float quotient put right by one step
+/// either way: it was an integer division per pixel. Clamps are sign masks, not pointwiseMin/Max
+/// (out-of-line calls in the optimised build). `RimLanes.scalar` in the tests is the per-pixel
+/// formula this must equal for every input.
+///
+/// Works in memory it is lent (the rim patch's); allocates nothing. Not thread-safe.
+final class RimLanes {
+    static let width = 4
+    typealias Lanes = SIMD4<Int32>
+
+    let capacity: Int
+    /// Inputs per solved pixel, in the frame's channel order (R G B, B G R or Y Cb Cr).
+    let subject0, subject1, subject2, ground0, ground1, ground2, own0, own1, own2: UnsafeMutablePointer<Int32>
+    /// Output per solved pixel: channel 0 | 1 << 8 | 2 << 16, or -1 where F and B are too alike.
+    let result: UnsafeMutablePointer<Int32>
+    /// Per pixel of the run, its index among the solved ones, or -1 when it had no references.
+    let slot: UnsafeMutablePointer<Int32>
+
+    /// Int32s of storage for `capacity` pixels.
+    static func storageCount(capacity: Int) -> Int { 11 * (capacity + width) }
+
+    /// Works in `storage` (`storageCount(capacity:)` Int32s), which must outlive it.
+    init(storage: UnsafeMutablePointer<Int32>, capacity: Int) {
+        self.capacity = capacity
+        let stride = capacity + Self.width
+        subject0 = storage
+        subject1 = storage + stride
+        subject2 = storage + 2 * stride
+        ground0 = storage + 3 * stride
+        ground1 = storage + 4 * stride
+        ground2 = storage + 5 * stride
+        own0 = storage + 6 * stride
+        own1 = storage + 7 * stride
+        own2 = storage + 8 * stride
+        result = storage + 9 * stride
+        slot = storage + 10 * stride
+    }
+
+    @inline(__always)
+    func set(_ k: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>, own: SIMD3<Int32>) {
+        subject0[k] = subject.x
+        subject1[k] = subject.y
+        subject2[k] = subject.z
+        ground0[k] = ground.x
+        ground1[k] = ground.y
+        ground2[k] = ground.z
+        own0[k] = own.x
+        own1[k] = own.y
+        own2[k] = own.z
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafeMutablePointer<Int32>, _ i: Int) -> Lanes {
+        UnsafeRawPointer(p + i).loadUnaligned(as: Lanes.self)
+    }
+
+    /// All ones where `value` < 0, else 0.
+    @inline(__always)
+    private static func negative(_ value: Lanes) -> Lanes { value &>> 31 }
+
+    /// `value` clamped to 0...255.
+    @inline(__always)
+    private static func byte(_ value: Lanes) -> Lanes {
+        let nonNegative = value & ~negative(value)
+        return (nonNegative | negative(Lanes(repeating: 255) &- nonNegative)) & 0xFF
+    }
+
+    /// Y Cb Cr to R G B as the compositor shows it (YCbCr.rgb, lane for lane).
+    @inline(__always)
+    private static func shown(_ y: Lanes, _ cb: Lanes, _ cr: Lanes) -> (Lanes, Lanes, Lanes) {
+        let luma = y &* 74 &+ ((y &* 66) &>> 7) &- 1160
+        let u = cb &- 128
+        let v = cr &- 128
+        return (byte((luma &+ v &* 102) &>> 6), byte((luma &- u &* 25 &- v &* 52) &>> 6), byte((luma &+ u &* 129) &>> 6))
+    }
+
+    /// Corrects solved pixels 0..<count (at most `capacity`); `ycbcr` when the channels are
+    /// Y Cb Cr (t then measured on their RGB).
+    @inline(never)
+    func solve(count: Int, ycbcr: Bool) {
+        precondition(count <= capacity)
+        // The lanes past the end must read initialised memory (their results are never read).
+        for i in count..<(count + Self.width) {
+            subject0[i] = 0; subject1[i] = 0; subject2[i] = 0
+            ground0[i] = 0; ground1[i] = 0; ground2[i] = 0
+            own0[i] = 0; own1[i] = 0; own2[i] = 0
+        }
+        let minimumContrast = Lanes(repeating: Int32(ColourEdges.minimumContrast))
+        var i = 0
+        while i < count {
+            let f0 = Self.load(subject0, i), f1 = Self.load(subject1, i), f2 = Self.load(subject2, i)
+            let b0 = Self.load(ground0, i), b1 = Self.load(ground1, i), b2 = Self.load(ground2, i)
+            let i0 = Self.load(own0, i), i1 = Self.load(own1, i), i2 = Self.load(own2, i)
+            var fm = (f0, f1, f2)
+            var bm = (b0, b1, b2)
+            var im = (i0, i1, i2)
+            if ycbcr {
+                fm = Self.shown(f0, f1, f2)
+                bm = Self.shown(b0, b1, b2)
+                im = Self.shown(i0, i1, i2)
+            }
+            let d0 = fm.0 &- bm.0, d1 = fm.1 &- bm.1, d2 = fm.2 &- bm.2
+            let contrast = d0 &* d0 &+ d1 &* d1 &+ d2 &* d2
+            let contrasted = ~Self.negative(contrast &- minimumContrast)
+            let dot = (im.0 &- bm.0) &* d0 &+ (im.1 &- bm.1) &* d1 &+ (im.2 &- bm.2) &* d2
+            // along = clamp(dot, 0, contrast)
+            let positive = dot & ~Self.negative(dot)
+            let over = positive &- contrast
+            let along = contrast &+ (over & Self.negative(over))
+            // share = ((contrast - along) << 12) / contrast: numerator below 2^30, quotient 0...4096.
+            let numerator = (contrast &- along) &<< 12
+            let divisor = contrast | (Self.negative(contrast &- 1) & 1)
+            // Float to integer by the 1.5 x 2^23 bias (round to nearest, within one of the floor).
+            let biased = SIMD4<Float>(numerator) / SIMD4<Float>(divisor) + SIMD4<Float>(repeating: 12_582_912)
+            var share = unsafeBitCast(biased, to: Lanes.self) &- 0x4B40_0000
+            share &+= ~Self.negative(numerator &- (share &+ 1) &* divisor) & 1
+            share &-= Self.negative(numerator &- share &* divisor) & 1
+            let c0 = Self.byte(i0 &+ (((f0 &- b0) &* share) &>> 12))
+            let c1 = Self.byte(i1 &+ (((f1 &- b1) &* share) &>> 12))
+            let c2 = Self.byte(i2 &+ (((f2 &- b2) &* share) &>> 12))
+            let packed = c0 | (c1 &<< 8) | (c2 &<< 16)
+            UnsafeMutableRawPointer(result + i).storeBytes(of: (packed & contrasted) | ~contrasted, as: Lanes.self)
+            i += Self.width
+        }
+    }
+}
+
+/// Per column, what RimDecontamination's column searches have read in this frame (rows only ever
+/// rise): up, the rows through `upThrough` and the nearest confident one at or above it that a
+/// search can still need (`upLast`, -1 none); down, `downFirst`, the first confident row after the rows last
+/// searched, or -1 with `downUntil` the end of the rows read (none of them confident).
+private final class ColumnMemo {
+    let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
+    let width: Int
+
+    static func storageCount(width: Int) -> Int { 4 * width }
+
+    /// Works in `storage` (`storageCount(width:)` Int32s), which must outlive it.
+    init(storage: UnsafeMutablePointer<Int32>, width: Int) {
+        self.width = width
+        upThrough = storage
+        upLast = storage + width
+        downFirst = storage + 2 * width
+        downUntil = storage + 3 * width
+    }
+
+    /// Nothing read yet (a new frame).
+    func reset() {
+        upThrough.update(repeating: Int32.min / 2, count: width)
+        upLast.update(repeating: -1, count: width)
+        downFirst.update(repeating: -1, count: width)
+        downUntil.update(repeating: 0, count: width)
     }
 }

@@ -20,18 +20,23 @@ public struct RimPatch: ~Copyable {
     private let values: UnsafeMutablePointer<UInt32>
     private let memory: AlignedBuffer
     public private(set) var count = 0
+    /// `workingCount` Int32s beside the entries for the decontamination's own working rows
+    /// (RimLanes, the column memo): one allocation for the whole rim stage.
+    let working: UnsafeMutablePointer<Int32>
 
     static let chromaFlag: UInt32 = 1 << 24
 
-    init(size: FrameSize) throws(SystemError) {
+    init(size: FrameSize, workingCount: Int = 0) throws(SystemError) {
         precondition(size.width <= 65536 && size.height <= 65536, "rim patch: frame too large")
         self.size = size
         var layout = BufferLayout()
         let placesSlot = layout.reserve(UInt32.self, count: max(1, size.pixelCount))
         let valuesSlot = layout.reserve(UInt32.self, count: max(1, size.pixelCount))
+        let workingSlot = layout.reserve(Int32.self, count: max(1, workingCount))
         memory = try AlignedBuffer(layout: layout)
         places = memory.pointer(placesSlot)
         values = memory.pointer(valuesSlot)
+        working = memory.pointer(workingSlot)
     }
 
     mutating func clear() {

@@ -1,0 +1,104 @@
+@testable import Matte
+import Testing
+
+/// The lane form of the decontamination's correction (RimLanes) against the per-pixel formula it
+/// replaced, input by input; RimPatchTests compares whole decontaminated frames with a full-frame
+/// reference.
+@Suite struct RimLanesTests {
+    /// RimDecontamination.correct as it was before the lanes (scalar, one division per pixel): the
+    /// colour `i` with the background share swapped for the subject's; nil where F and B are too
+    /// alike.
+    static func referenceCorrection(subject f: SIMD3<Int32>, ground b: SIMD3<Int32>, own i: SIMD3<Int32>,
+                                    ycbcr: Bool) -> SIMD3<Int32>? {
+        func shown(_ c: SIMD3<Int32>) -> SIMD3<Int32> {
+            let luma = c.x &* 74 &+ ((c.x &* 66) &>> 7) &- 1160
+            let u = c.y &- 128
+            let v = c.z &- 128
+            func channel(_ fixed: Int32) -> Int32 { min(max(fixed &>> 6, 0), 255) }
+            return SIMD3(channel(luma &+ v &* 102), channel(luma &- u &* 25 &- v &* 52), channel(luma &+ u &* 129))
+        }
+        let fm = ycbcr ? shown(f) : f
+        let bm = ycbcr ? shown(b) : b
+        let im = ycbcr ? shown(i) : i
+        let dm = fm &- bm
+        let contrast = (dm &* dm).wrappedSum()
+        guard contrast >= Int32(ColourEdges.minimumContrast) else { return nil }
+        let along = min(contrast, max(0, ((im &- bm) &* dm).wrappedSum()))
+        let share = ((contrast - along) << 12) / contrast
+        let d = f &- b
+        let shifted = i &+ ((d &* share) &>> 12)
+        return SIMD3<Int32>(min(255, max(0, shifted.x)), min(255, max(0, shifted.y)), min(255, max(0, shifted.z)))
+    }
+
+    @Test(arguments: [false, true])
+    func lanesEqualTheScalarFormulaForEveryKindOfInput(ycbcr: Bool) {
+        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: RimLanes.storageCount(capacity: 700))
+        defer { storage.deallocate() }
+        let lanes = RimLanes(storage: storage, capacity: 700)
+        var noise = EdgeLanesTests.Noise(state: 0x2545_F491_4F6C_DD1D)
+        var corrected = 0
+        var refused = 0
+        for round in 0..<600 {
+            // Some rounds at the extremes (channels 0 or 255, or one step from them), some with
+            // subject and background a few levels apart (around the contrast threshold).
+            let kind = round % 4
+            func channel() -> Int32 {
+                switch kind {
+                case 0: return 255 * noise.next(2)
+                case 1: return [0, 1, 254, 255, 128, 127][Int(noise.next(6))]
+                default: return noise.next(256)
+                }
+            }
+            let count = 1 + Int(noise.next(700))
+            var inputs: [(SIMD3<Int32>, SIMD3<Int32>, SIMD3<Int32>)] = []
+            for k in 0..<count {
+                let f = SIMD3(channel(), channel(), channel())
+                var b = SIMD3(channel(), channel(), channel())
+                if kind == 3 {
+                    b = SIMD3(min(255, f.x &+ noise.next(30)), max(0, f.y &- noise.next(30)), f.z)
+                }
+                let i = SIMD3(channel(), channel(), channel())
+                inputs.append((f, b, i))
+                lanes.set(k, subject: f, ground: b, own: i)
+            }
+            lanes.solve(count: count, ycbcr: ycbcr)
+            for k in 0..<count {
+                let expected = Self.referenceCorrection(subject: inputs[k].0, ground: inputs[k].1, own: inputs[k].2,
+                                                        ycbcr: ycbcr)
+                let want = expected.map { $0.x | ($0.y << 8) | ($0.z << 16) } ?? -1
+                #expect(lanes.result[k] == want, "round \(round) lane \(k): \(inputs[k])")
+                if lanes.result[k] != want { return }
+                if expected == nil { refused += 1 } else { corrected += 1 }
+            }
+        }
+        // Both outcomes were exercised.
+        #expect(corrected > 10_000 && refused > 1_000, "\(corrected) corrected, \(refused) refused")
+    }
+
+    /// Every share the division can give, 0...4096, at the largest and smallest contrasts: the
+    /// float quotient corrected to the exact integer one.
+    @Test func shareIsTheExactQuotientAtTheContrastsEnds() {
+        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: RimLanes.storageCount(capacity: 256 * 4))
+        defer { storage.deallocate() }
+        let lanes = RimLanes(storage: storage, capacity: 256 * 4)
+        for (f, b) in [(SIMD3<Int32>(255, 255, 255), SIMD3<Int32>(0, 0, 0)), (SIMD3<Int32>(24, 0, 0), SIMD3<Int32>(0, 0, 0)),
+                       (SIMD3<Int32>(0, 200, 13), SIMD3<Int32>(255, 0, 250))] {
+            var inputs: [SIMD3<Int32>] = []
+            for r in 0..<256 {
+                for g in stride(from: 0, to: 256, by: 64) {
+                    let i = SIMD3<Int32>(Int32(r), Int32(g), Int32(255 - r))
+                    lanes.set(inputs.count, subject: f, ground: b, own: i)
+                    inputs.append(i)
+                }
+            }
+            for ycbcr in [false, true] {
+                lanes.solve(count: inputs.count, ycbcr: ycbcr)
+                for (k, i) in inputs.enumerated() {
+                    let expected = Self.referenceCorrection(subject: f, ground: b, own: i, ycbcr: ycbcr)
+                    let want = expected.map { $0.x | ($0.y << 8) | ($0.z << 16) } ?? -1
+                    #expect(lanes.result[k] == want, "\(f) \(b) \(i) ycbcr \(ycbcr)")
+                }
+            }
+        }
+    }
+}
