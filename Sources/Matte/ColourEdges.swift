@@ -43,9 +43,12 @@ final class ColourEdges {
     /// Per work column (and one past the last), the first colour column mapped to it or beyond.
     private let firstColumn: UnsafeMutablePointer<Int32>
     private let lanes: EdgeLanes
+    /// Per column, what `vertical` has read this frame (ColumnReads).
+    private let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
     private let memory: AlignedBuffer
-    /// Decide in lanes (EdgeLanes) rather than pixel by pixel; the same bytes either way. False
-    /// only in tests, which compare the two.
+    /// Decide in lanes (EdgeLanes), with the remembered column searches and the word-wise scan,
+    /// rather than pixel by pixel with plain walks and scan (the form before them); the same bytes
+    /// either way. False only in tests, which compare the two.
     var vectorised = true
     /// Mark of an uncertain pixel colour has decided: the feather leaves it as colour said, since
     /// blurring it again would spread the subject's alpha over background colour (the rim).
@@ -71,11 +74,17 @@ final class ColourEdges {
         let uncertainSlot = layout.reserve(UInt8.self, count: pixels)
         let decidedSlot = layout.reserve(Int32.self, count: decidedCapacity)
         let firstColumnSlot = layout.reserve(Int32.self, count: workSize.width + 1)
+        let columnReadsSlot = layout.reserve(Int32.self, count: 4 * alphaSize.width)
         memory = try AlignedBuffer(layout: layout)
         plane = memory.pointer(planeSlot)
         uncertain = memory.pointer(uncertainSlot)
         decidedList = memory.pointer(decidedSlot)
         firstColumn = memory.pointer(firstColumnSlot)
+        let columnReads = memory.pointer(columnReadsSlot)
+        upThrough = columnReads
+        upLast = columnReads + alphaSize.width
+        downFirst = columnReads + 2 * alphaSize.width
+        downUntil = columnReads + 3 * alphaSize.width
         grid = try NearestGrid(from: workSize, to: alphaSize)
         columnMap = grid.columns
         rowMap = grid.rows
@@ -228,21 +237,44 @@ final class ColourEdges {
     private func decide(_ probe: ColourProbe) {
         let width = alphaSize.width
         let marks = UnsafeRawPointer(uncertain)
+        // Nothing read yet by `vertical` this frame.
+        upThrough.update(repeating: Int32.min / 2, count: width)
+        upLast.update(repeating: -1, count: width)
+        downFirst.update(repeating: -1, count: width)
+        downUntil.update(repeating: 0, count: width)
         for y in 0..<alphaSize.height {
             let rowMarks = uncertain + y * width
             let row = plane + y * width
             var x = 0
             while x < width {
-                if x + 8 <= width && marks.loadUnaligned(fromByteOffset: y * width + x, as: UInt64.self) == 0 {
-                    x += 8
-                    continue
+                // 32 then eight marks at a time to the next uncertain pixel, then to the next sure one.
+                if x + 32 <= width {
+                    let at = y * width + x
+                    if (marks.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+                        | marks.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)
+                        | marks.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self)
+                        | marks.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self)) == 0 {
+                        x += 32
+                        continue
+                    }
                 }
-                if rowMarks[x] == 0 {
+                if x + 8 <= width {
+                    let word = UInt64(littleEndian: marks.loadUnaligned(fromByteOffset: y * width + x, as: UInt64.self))
+                    if word == 0 {
+                        x += 8
+                        continue
+                    }
+                    x += word.trailingZeroBitCount >> 3
+                } else if rowMarks[x] == 0 {
                     x += 1
                     continue
                 }
                 var end = x + 1
-                while end < width && rowMarks[end] != 0 { end += 1 }
+                if vectorised {
+                    end = Self.sureFrom(rowMarks, x + 1, width: width)
+                } else {
+                    while end < width && rowMarks[end] != 0 { end += 1 }
+                }
                 var left = Sample()
                 if x > 0 { left = Sample(subject: row[x - 1] >= 128, colour: probe.colour(x: x - 1, y: y)) }
                 var right = Sample()
@@ -258,6 +290,23 @@ final class ColourEdges {
                 x = end
             }
         }
+    }
+
+    /// The first sure pixel (mark 0) of a row of marks at or after `start`, or `width`. Marks are
+    /// 0, 1 or `decided`, so a byte is zero exactly where (m - 1) & ~m has its top bit, and the
+    /// lowest such bit of a word is its first zero byte (the borrow only reaches bytes above it).
+    @inline(__always)
+    private static func sureFrom(_ marks: UnsafeMutablePointer<UInt8>, _ start: Int, width: Int) -> Int {
+        var x = start
+        let raw = UnsafeRawPointer(marks)
+        while x + 8 <= width {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: x, as: UInt64.self))
+            let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            if zero != 0 { return x + zero.trailingZeroBitCount >> 3 }
+            x += 8
+        }
+        while x < width && marks[x] != 0 { x += 1 }
+        return x
     }
 
     /// The sure samples pixel `p` of the uncertain `run` in row `y` decides from.
@@ -325,6 +374,14 @@ final class ColourEdges {
     /// The nearest sure pixel up (step -1) or down (step 1) from (x, y), within `lookout`.
     @inline(__always)
     private func vertical(x: Int, y: Int, step: Int, _ probe: ColourProbe) -> Sample {
+        guard vectorised else { return walk(x: x, y: y, step: step, probe) }
+        let row = step < 0 ? sureAbove(x: x, y: y) : sureBelow(x: x, y: y)
+        guard row >= 0 else { return Sample() }
+        return Sample(subject: plane[row * alphaSize.width + x] >= 128, colour: probe.colour(x: x, y: row))
+    }
+
+    /// `vertical` by walking every row (the reference form, `vectorised` false).
+    private func walk(x: Int, y: Int, step: Int, _ probe: ColourProbe) -> Sample {
         let width = alphaSize.width
         var sy = y
         for _ in 0..<lookout {
@@ -335,6 +392,58 @@ final class ColourEdges {
             return Sample(subject: plane[index] >= 128, colour: probe.colour(x: x, y: sy))
         }
         return Sample()
+    }
+
+    // ColumnReads. The searches come in rising rows within a frame (`decide` goes down the rows)
+    // and whether a pixel is sure does not change while deciding (decided pixels stay marked),
+    // so each column remembers what it has read and no mark of it is read twice: the searches
+    // walked up to `lookout` rows both ways at every pixel of a long uncertain run. Up: rows
+    // through `upThrough` were read, `upLast` the nearest sure one at or above it that a search
+    // can still need (-1 none). Down: `downFirst` the first sure row after the rows last read, or
+    // -1 with `downUntil` the end of the rows read (none of them sure).
+
+    /// The nearest sure row above (x, y) within `lookout`, or -1.
+    @inline(__always)
+    private func sureAbove(x: Int, y: Int) -> Int {
+        let width = alphaSize.width
+        let steps = min(lookout, y)
+        guard steps > 0 else { return -1 }
+        var last = Int(upLast[x])
+        let through = Int(upThrough[x])
+        if through + 1 < y - steps { last = -1 }
+        var row = y - 1
+        let bottom = max(through + 1, y - steps)
+        while row >= bottom {
+            if uncertain[row * width + x] == 0 {
+                last = row
+                break
+            }
+            row -= 1
+        }
+        upThrough[x] = Int32(truncatingIfNeeded: y - 1)
+        upLast[x] = Int32(truncatingIfNeeded: last)
+        return last >= y - steps ? last : -1
+    }
+
+    /// The nearest sure row below (x, y) within `lookout`, or -1.
+    @inline(__always)
+    private func sureBelow(x: Int, y: Int) -> Int {
+        let width = alphaSize.width
+        let steps = min(lookout, alphaSize.height - 1 - y)
+        guard steps > 0 else { return -1 }
+        let first = Int(downFirst[x])
+        if first > y { return first <= y + steps ? first : -1 }
+        var row = first >= 0 ? y + 1 : max(Int(downUntil[x]), y + 1)
+        while row <= y + steps {
+            if uncertain[row * width + x] == 0 {
+                downFirst[x] = Int32(truncatingIfNeeded: row)
+                return row
+            }
+            row += 1
+        }
+        downFirst[x] = -1
+        downUntil[x] = Int32(truncatingIfNeeded: y + steps + 1)
+        return -1
     }
 
     @inline(__always)

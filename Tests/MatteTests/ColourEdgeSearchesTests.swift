@@ -1,0 +1,71 @@
+@_spi(Testing) import Frames
+@testable import Matte
+import Scenes
+import Testing
+
+/// ColourEdges' remembered column searches and word-wise scan against the plain walks and scan
+/// they replaced (`vectorisedEdges` false keeps those, pixel by pixel): the same alpha, byte for
+/// byte, on the bench's scene at the box's sizes (colour above depth resolution too, where colour
+/// rows share a work row and the searches reach farther) and on the real Kinect frame.
+@Suite struct ColourEdgeSearchesTests {
+    static func differing(_ a: ImageView, _ b: ImageView) -> (differing: Int, partial: Int) {
+        var differing = 0
+        var partial = 0
+        for y in 0..<a.size.height {
+            let p = a.row(y).assumingMemoryBound(to: UInt8.self)
+            let q = b.row(y).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<a.size.width {
+                if p[x] != q[x] { differing += 1 }
+                if p[x] > 0 && p[x] < 255 { partial += 1 }
+            }
+        }
+        return (differing, partial)
+    }
+
+    @Test(arguments: [(640, 480, 640, 480), (1280, 720, 1280, 720), (1280, 720, 640, 480), (848, 480, 424, 240)])
+    func rememberedSearchesGiveTheWalkedMatte(colourWidth: Int, colourHeight: Int, depthWidth: Int, depthHeight: Int) throws {
+        let size = FrameSize(width: colourWidth, height: colourHeight)
+        let depthSize = FrameSize(width: depthWidth, height: depthHeight)
+        let scene = try SyntheticScene.allocating(seed: 7, colourSize: size, depthSize: depthSize)
+        let colour = PixelBuffer(format: .yuyv, size: size)
+        let depth = PixelBuffer(format: .z16, size: depthSize)
+        let a = PixelBuffer(format: .alpha8, size: size)
+        let b = PixelBuffer(format: .alpha8, size: size)
+        for feather in [0, 3, 8] {
+            var parameters = MatteParameters()
+            parameters.featherPixels = feather
+            let fast = try MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: size)
+            let reference = try MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: size)
+            reference.vectorisedEdges = false
+            var partial = 0
+            for frame in [0, 5, 11] {
+                scene.render(frame: frame, color: colour.view, depth: depth.view, truth: nil)
+                fast.process(depth: depth.view, unitMM: 1, colour: colour.view, into: a.view)
+                reference.process(depth: depth.view, unitMM: 1, colour: colour.view, into: b.view)
+                let d = Self.differing(a.view, b.view)
+                #expect(d.differing == 0, "\(size) from \(depthSize), feather \(feather), frame \(frame): \(d.differing) pixels differ")
+                partial += d.partial
+            }
+            #expect(partial > 1000, "only \(partial) edge pixels")
+        }
+    }
+
+    @Test(.enabled(if: KinectFrameTests.available, "needs ../shared/data/rgbd/pcl_five_people (real Kinect frame); not present"))
+    func rememberedSearchesGiveTheWalkedMatteOnTheKinectFrame() throws {
+        let recording = try Recording.open(KinectFrameTests.folder)
+        let size = FrameSize(width: 640, height: 480)
+        let rgb = PixelBuffer(format: .rgb24, size: size)
+        let depth = PixelBuffer(format: .z16, size: size)
+        try recording.load(frame: 0, color: rgb.view, depth: depth.view)
+        let a = PixelBuffer(format: .alpha8, size: size)
+        let b = PixelBuffer(format: .alpha8, size: size)
+        let fast = try MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
+        let reference = try MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
+        reference.vectorisedEdges = false
+        fast.process(depth: depth.view, unitMM: 1, colour: rgb.view, into: a.view)
+        reference.process(depth: depth.view, unitMM: 1, colour: rgb.view, into: b.view)
+        let d = Self.differing(a.view, b.view)
+        #expect(d.differing == 0, "\(d.differing) pixels differ")
+        #expect(d.partial > 1000)
+    }
+}
