@@ -64,7 +64,12 @@ final class RimDecontamination {
             let row = UnsafePointer(alpha.row(y).assumingMemoryBound(to: UInt8.self))
             var x = 0
             while x < width {
-                // Eight bytes at a time to the next partial pixel, then to the next confident one.
+                // 32 then eight bytes at a time to the next partial pixel, then to the next confident one.
+                if x + 32 <= width && (Self.partialBits(row, x) | Self.partialBits(row, x + 8)
+                    | Self.partialBits(row, x + 16) | Self.partialBits(row, x + 24)) == 0 {
+                    x += 32
+                    continue
+                }
                 if x + 8 <= width {
                     let partial = Self.partialBits(row, x)
                     if partial == 0 {
