@@ -6,6 +6,7 @@
 #   scripts/firmware.sh run   [amd64|arm64] ARGS  -> builds if needed, then runs backdrop ARGS
 #   scripts/firmware.sh test                      -> builds both, runs both, compares with the host build
 #   scripts/firmware.sh sysroot                   -> prints the arm64 sysroot folder (makes it once)
+#   scripts/firmware.sh deps  [amd64|arm64]       -> installs what a build needs, builds nothing
 #
 # Works on a fresh Debian 12 machine with the Swift toolchain: installs the cross compiler, qemu and
 # the -dev packages it lacks with apt-get. Environment:
@@ -101,6 +102,12 @@ case ${1:-build} in
     sysroot)
         ensure_arch arm64
         echo "$sysroot_dir"
+        ;;
+    deps)
+        # What a build of ARCH needs (packages, and the arm64 sysroot) and, for arm64, running it
+        # under qemu-aarch64; nothing is built.
+        ensure_arch "${2:-amd64}"
+        if [[ ${2:-amd64} == arm64 ]]; then apt_install qemu-user; fi
         ;;
     test)
         apt_install qemu-user

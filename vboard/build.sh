@@ -55,7 +55,7 @@ fi
 
 # One builder per architecture at a time; a second caller waits and then reuses the result.
 exec 9>"$cache/$arch.lock"
-flock 9
+flock -n 9 || { log "waiting for another build of this board (make test's background build, or another checkout)"; flock 9; }
 if [ -f "$out/done" ]; then echo "$out"; exit 0; fi
 
 t0=$(date +%s)
