@@ -283,7 +283,7 @@ final class ColourEdges {
                     decideRun(from: x, to: end, y: y, left: left, right: right, probe)
                 } else {
                     for p in x..<end {
-                        let references = references(p: p, y: y, run: x..<end, left: left, right: right, probe)
+                        let references = references(p: p, y: y, run: x..<end, left: left, right: right, remembered: false, probe)
                         decide(x: p, y: y, references, probe)
                     }
                 }
@@ -311,14 +311,14 @@ final class ColourEdges {
 
     /// The sure samples pixel `p` of the uncertain `run` in row `y` decides from.
     @inline(__always)
-    private func references(p: Int, y: Int, run: Range<Int>, left: Sample, right: Sample,
+    private func references(p: Int, y: Int, run: Range<Int>, left: Sample, right: Sample, remembered: Bool,
                             _ probe: ColourProbe) -> References {
         var references = References()
         if run.lowerBound > 0 && p - run.lowerBound < lookout { references.add(left) }
         if run.upperBound < alphaSize.width && run.upperBound - p <= lookout { references.add(right) }
         if !references.both {
-            references.add(vertical(x: p, y: y, step: -1, probe))
-            references.add(vertical(x: p, y: y, step: 1, probe))
+            references.add(vertical(x: p, y: y, step: -1, remembered: remembered, probe))
+            references.add(vertical(x: p, y: y, step: 1, remembered: remembered, probe))
         }
         return references
     }
@@ -359,7 +359,7 @@ final class ColourEdges {
     @inline(never)
     private func gatherReferences(from x: Int, to end: Int, y: Int, left: Sample, right: Sample, _ probe: ColourProbe) {
         for k in 0..<(end - x) {
-            let r = references(p: x + k, y: y, run: x..<end, left: left, right: right, probe)
+            let r = references(p: x + k, y: y, run: x..<end, left: left, right: right, remembered: true, probe)
             lanes.subjectR[k] = r.subject.x
             lanes.subjectG[k] = r.subject.y
             lanes.subjectB[k] = r.subject.z
@@ -371,10 +371,11 @@ final class ColourEdges {
         }
     }
 
-    /// The nearest sure pixel up (step -1) or down (step 1) from (x, y), within `lookout`.
+    /// The nearest sure pixel up (step -1) or down (step 1) from (x, y), within `lookout`;
+    /// `remembered` false walks every row instead (the reference form, `vectorised` false).
     @inline(__always)
-    private func vertical(x: Int, y: Int, step: Int, _ probe: ColourProbe) -> Sample {
-        guard vectorised else { return walk(x: x, y: y, step: step, probe) }
+    private func vertical(x: Int, y: Int, step: Int, remembered: Bool, _ probe: ColourProbe) -> Sample {
+        guard remembered else { return walk(x: x, y: y, step: step, probe) }
         let row = step < 0 ? sureAbove(x: x, y: y) : sureBelow(x: x, y: y)
         guard row >= 0 else { return Sample() }
         return Sample(subject: plane[row * alphaSize.width + x] >= 128, colour: probe.colour(x: x, y: row))
