@@ -12,7 +12,7 @@
 // same floor bytes as `backdrop bench` (BenchCase: camera colour and depth read, backdrop read,
 // output written; memcpy copies half, since it reads and writes) timed frame by frame in the
 // same loop, and the instruction sets libyuv chose at run time.
-//   libyuv-chain [--frames N] CAMERA_WxH:OUTPUT_WxH ...
+//   libyuv-chain [--frames N] [--isa native|avx2|ssse3|sse2] CAMERA_WxH:OUTPUT_WxH ...
 #include <libyuv.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -106,11 +106,31 @@ static int run_case(int cw, int ch, int ow, int oh, int frames) {
     return 0;
 }
 
+// --isa limits libyuv's run-time choice (MaskCpuFlags: this libyuv no longer reads the
+// LIBYUV_DISABLE_* environment variables, its unit tests do) so both sides can be compared at
+// the instruction-set level of Backdrop's build: sse2 is the x86-64 baseline swiftc targets.
+static int limit_isa(const char *name) {
+    int sse2 = kCpuHasX86 | kCpuHasSSE2, ssse3 = sse2 | kCpuHasSSSE3 | kCpuHasSSE41 | kCpuHasSSE42;
+    int avx2 = ssse3 | kCpuHasAVX | kCpuHasAVX2 | kCpuHasERMS | kCpuHasFMA3 | kCpuHasF16C;
+    if (strcmp(name, "native") == 0) return 0;
+    if (strcmp(name, "sse2") == 0) MaskCpuFlags(sse2);
+    else if (strcmp(name, "ssse3") == 0) MaskCpuFlags(ssse3);
+    else if (strcmp(name, "avx2") == 0) MaskCpuFlags(avx2);
+    else return -1;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int frames = 60, first = 1;
-    if (argc > 2 && strcmp(argv[1], "--frames") == 0) { frames = atoi(argv[2]); first = 3; }
+    for (;;) {
+        if (argc > first + 1 && strcmp(argv[first], "--frames") == 0) { frames = atoi(argv[first + 1]); first += 2; }
+        else if (argc > first + 1 && strcmp(argv[first], "--isa") == 0) {
+            if (limit_isa(argv[first + 1]) != 0) { fprintf(stderr, "libyuv-chain: --isa native, avx2, ssse3 or sse2\n"); return 2; }
+            first += 2;
+        } else break;
+    }
     if (frames < 1 || frames > 10000 || first >= argc) {
-        fprintf(stderr, "usage: libyuv-chain [--frames N] CAMERA_WxH:OUTPUT_WxH ...\n");
+        fprintf(stderr, "usage: libyuv-chain [--frames N] [--isa native|avx2|ssse3|sse2] CAMERA_WxH:OUTPUT_WxH ...\n");
         return 2;
     }
     for (int i = first; i < argc; i++) {

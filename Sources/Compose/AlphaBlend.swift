@@ -16,12 +16,17 @@ enum AlphaBlend {
 
     @inline(__always)
     static func divide255(_ t: SIMD16<UInt16>) -> SIMD16<UInt16> {
-        let biased = t &+ 128
-        return (biased &+ (biased &>> 8)) &>> 8
+        SIMD16(lowHalf: divide255(t.lowHalf), highHalf: divide255(t.highHalf))
     }
 
     @inline(__always)
     static func blend(_ fg: SIMD16<UInt16>, _ bg: SIMD16<UInt16>, alpha: SIMD16<UInt16>) -> SIMD16<UInt16> {
         divide255(fg &* alpha &+ bg &* (SIMD16(repeating: 255) &- alpha))
+    }
+
+    @inline(__always)
+    static func divide255(_ t: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let biased = t &+ 128
+        return (biased &+ (biased &>> 8)) &>> 8
     }
 }

@@ -117,7 +117,7 @@ public final class Compositor {
             let back = UnsafeRawPointer(background.row(y))
             guard let sourceY = backdropOutsideCamera(row: y, back: back, into: out, width: width) else { continue }
             if sourceY != stretchedRow {
-                convertRow(camera: camera, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow)
+                convertRow(camera: camera, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow, target: .cameraWords)
                 stretch(scratch.cameraRow, into: scratch.outputRow)
                 stretchedRow = sourceY
             }
@@ -158,7 +158,7 @@ public final class Compositor {
     /// the vector kernels of the direct path.
     @inline(__always)
     private func convertRow(camera: ImageView, sourceY: Int, alpha: ImageView, into row: UnsafeMutableRawPointer,
-                            target: RowTarget = .straightLayer) {
+                            target: RowTarget) {
         blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
                  background: UnsafeRawPointer(row), output: row, target: target,
                  from: usedColumns.lowerBound, to: usedColumns.upperBound, identity: true)
@@ -175,31 +175,42 @@ public final class Compositor {
     }
 
     /// out = round((fg * a + bg * (255 - a)) / 255) per channel for B G R A words over XRGB8888,
-    /// eight pixels per step in the byte-pair layout of `store8` (B, R) and (G, A) lanes; the
-    /// alpha pairs come from 32-bit shifts, not shuffles.
-    @inline(__always)
+    /// eight pixels per step as two four-word vectors (one SSE2 or NEON register each). Groups the
+    /// matte leaves transparent are the backdrop made opaque, groups it covers are the words
+    /// themselves (their A is already 255): both exactly what the blend gives, without its
+    /// arithmetic, and the covered ones without reading the backdrop.
+    @inline(never)
     private static func blendWords(_ words: UnsafeRawPointer, over background: UnsafeRawPointer,
                                    into output: UnsafeMutableRawPointer, from start: Int, to end: Int) {
-        let opaque = unsafeBitCast(SIMD8<UInt32>(repeating: 0xFF00_0000), to: SIMD16<UInt16>.self)
         var x = start
-        while x + 8 <= end {
-            let word = words.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<UInt32>.self)
-            let back = background.loadUnaligned(fromByteOffset: x * 4, as: SIMD16<UInt16>.self)
-            let lanes = unsafeBitCast(word, to: SIMD16<UInt16>.self)
-            let a = word &>> 24
-            let alphaPairs = unsafeBitCast(a | (a &<< 16), to: SIMD16<UInt16>.self)
-            // The (G, A) lane's high half blends A over X; it is overwritten by the opaque mask.
-            let blueRed = AlphaBlend.blend(lanes & 0x00FF, back & 0x00FF, alpha: alphaPairs)
-            let greenX = AlphaBlend.blend(lanes &>> 8, back &>> 8, alpha: alphaPairs)
-            output.storeBytes(of: blueRed | (greenX &<< 8) | opaque, toByteOffset: x * 4, as: SIMD16<UInt16>.self)
-            x += 8
+        while x &+ 8 <= end {
+            let offset = x &* 4
+            let low = words.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+            let high = words.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            switch MatteCoverage(words: low, high) {
+            case .transparent:
+                let backLow = background.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+                let backHigh = background.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+                output.storeBytes(of: backLow | 0xFF00_0000, toByteOffset: offset, as: SIMD4<UInt32>.self)
+                output.storeBytes(of: backHigh | 0xFF00_0000, toByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            case .opaque:
+                output.storeBytes(of: low, toByteOffset: offset, as: SIMD4<UInt32>.self)
+                output.storeBytes(of: high, toByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            case .partial:
+                let backLow = background.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+                let backHigh = background.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+                output.storeBytes(of: Self.blend(words: low, over: backLow), toByteOffset: offset, as: SIMD4<UInt32>.self)
+                output.storeBytes(of: Self.blend(words: high, over: backHigh), toByteOffset: offset &+ 16,
+                                  as: SIMD4<UInt32>.self)
+            }
+            x &+= 8
         }
         while x < end {
-            let word = words.load(fromByteOffset: x * 4, as: UInt32.self)
+            let word = words.load(fromByteOffset: x &* 4, as: UInt32.self)
             let alpha = Int32(word >> 24)
             store1((r: Int32((word >> 16) & 0xFF), g: Int32((word >> 8) & 0xFF), b: Int32(word & 0xFF)), alpha: alpha,
-                   background: background + x * 4, output: output + x * 4, target: .frame)
-            x += 1
+                   background: background + x &* 4, output: output + x &* 4, target: .frame)
+            x &+= 1
         }
     }
 
@@ -283,122 +294,225 @@ public final class Compositor {
 
     // MARK: Row kernels
 
+    /// The row kernel for the camera's format and the target, each its own function, out of line and
+    /// specialised for one target (`RowTargetChoice`): a row is a long loop, and a function that
+    /// holds every format's and target's kernel grows past the optimiser's size limits, after which
+    /// even one-instruction SIMD helpers (lane conversions, min and max) stay calls in the loops.
     @inline(__always)
     private func blendRow(camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer, background: UnsafeRawPointer,
                           output: UnsafeMutableRawPointer, target: RowTarget,
                           from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
-        // A local, so the loops do not reload the class's field after every store.
-        let columns = self.columns
+        switch target {
+        case .frame:
+            blendRow(FrameRow.self, camera: camera, sourceY: sourceY, alpha: alpha, background: background, output: output,
+                     from: activeStart, to: activeEnd, identity: identityColumns)
+        case .premultipliedLayer:
+            blendRow(PremultipliedLayerRow.self, camera: camera, sourceY: sourceY, alpha: alpha, background: background,
+                     output: output, from: activeStart, to: activeEnd, identity: identityColumns)
+        case .straightLayer:
+            blendRow(StraightLayerRow.self, camera: camera, sourceY: sourceY, alpha: alpha, background: background,
+                     output: output, from: activeStart, to: activeEnd, identity: identityColumns)
+        case .cameraWords:
+            blendRow(CameraWordsRow.self, camera: camera, sourceY: sourceY, alpha: alpha, background: background,
+                     output: output, from: activeStart, to: activeEnd, identity: identityColumns)
+        }
+    }
+
+    @inline(__always)
+    private func blendRow<Choice: RowTargetChoice>(_ choice: Choice.Type, camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer,
+                                                   background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
+                                                   from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
         switch cameraFormat {
         case .yuyv:
-            let source = UnsafeRawPointer(camera.row(sourceY))
-            var x = activeStart
-            if identityColumns {
-                while x + 16 <= activeEnd {
-                    let words = source.loadUnaligned(fromByteOffset: x * 2, as: SIMD8<UInt32>.self)
-                    // Y0 Cb Y1 Cr per word: luma is the low byte of each 16-bit half; each pixel pair's
-                    // chroma is copied into both of its 16-bit lanes by arithmetic, not shuffles.
-                    let luma = unsafeBitCast(words, to: SIMD16<Int16>.self) & 0x00FF
-                    let cb = (words &>> 8) & 0xFF
-                    let cr = words &>> 24
-                    let rgb = YCbCr.rgb(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
-                                        cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
-                    Self.store16(rgb, alpha: alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
-                                 background: background + x * 4, output: output + x * 4, target: target)
-                    x += 16
-                }
-            }
-            // Scaled: gather sixteen samples into vectors, then the same vector maths.
-            while x + 16 <= activeEnd {
-                var samples = GatheredPixels()
-                samples.gather { lane in
-                    let sourceX = Int(columns[x &+ lane])
-                    let pair = (sourceX & ~1) &* 2
-                    return (source.load(fromByteOffset: sourceX &* 2, as: UInt8.self),
-                            source.load(fromByteOffset: pair &+ 1, as: UInt8.self),
-                            source.load(fromByteOffset: pair &+ 3, as: UInt8.self),
-                            alpha.load(fromByteOffset: sourceX, as: UInt8.self))
-                }
-                Self.store16(YCbCr.rgb(y: samples.first, cb: samples.second, cr: samples.third), alpha: samples.alpha, background: background + x * 4,
-                             output: output + x * 4, target: target)
-                x += 16
-            }
-            while x < activeEnd {
-                let sourceX = identityColumns ? x : Int(columns[x])
-                let pair = (sourceX & ~1) * 2
-                let rgb = YCbCr.rgb(y: Int32(source.load(fromByteOffset: sourceX * 2, as: UInt8.self)),
-                                    cb: Int32(source.load(fromByteOffset: pair + 1, as: UInt8.self)),
-                                    cr: Int32(source.load(fromByteOffset: pair + 3, as: UInt8.self)))
-                Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
-                            background: background + x * 4, output: output + x * 4, target: target)
-                x += 1
-            }
+            yuyvRow(choice, camera: camera, sourceY: sourceY, alpha: alpha, background: background, output: output,
+                    from: activeStart, to: activeEnd, identity: identityColumns)
         case .nv12:
-            let lumaRow = UnsafeRawPointer(camera.row(sourceY))
-            let chromaRow = UnsafeRawPointer(camera.chromaPlane! + (sourceY / 2) * camera.bytesPerRow)
-            var x = activeStart
-            if identityColumns {
-                while x + 16 <= activeEnd {
-                    let luma = GatheredPixels.widen(lumaRow.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
-                    let pairs = SIMD8<UInt32>(truncatingIfNeeded: chromaRow.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt16>.self))
-                    let cb = pairs & 0xFF
-                    let cr = pairs &>> 8
-                    let rgb = YCbCr.rgb(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
-                                        cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
-                    Self.store16(rgb, alpha: alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
-                                 background: background + x * 4, output: output + x * 4, target: target)
-                    x += 16
-                }
-            }
-            while x + 16 <= activeEnd {
-                var samples = GatheredPixels()
-                samples.gather { lane in
-                    let sourceX = Int(columns[x &+ lane])
-                    let pair = sourceX & ~1
-                    return (lumaRow.load(fromByteOffset: sourceX, as: UInt8.self),
-                            chromaRow.load(fromByteOffset: pair, as: UInt8.self),
-                            chromaRow.load(fromByteOffset: pair &+ 1, as: UInt8.self),
-                            alpha.load(fromByteOffset: sourceX, as: UInt8.self))
-                }
-                Self.store16(YCbCr.rgb(y: samples.first, cb: samples.second, cr: samples.third), alpha: samples.alpha, background: background + x * 4,
-                             output: output + x * 4, target: target)
-                x += 16
-            }
-            while x < activeEnd {
-                let sourceX = identityColumns ? x : Int(columns[x])
-                let pair = sourceX & ~1
-                let rgb = YCbCr.rgb(y: Int32(lumaRow.load(fromByteOffset: sourceX, as: UInt8.self)),
-                                    cb: Int32(chromaRow.load(fromByteOffset: pair, as: UInt8.self)),
-                                    cr: Int32(chromaRow.load(fromByteOffset: pair + 1, as: UInt8.self)))
-                Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
-                            background: background + x * 4, output: output + x * 4, target: target)
-                x += 1
-            }
+            nv12Row(choice, camera: camera, sourceY: sourceY, alpha: alpha, background: background, output: output,
+                    from: activeStart, to: activeEnd, identity: identityColumns)
         default:  // .rgb24, checked in init
-            let source = UnsafeRawPointer(camera.row(sourceY))
-            var x = activeStart
-            while x + 16 <= activeEnd {
-                var samples = GatheredPixels()
-                samples.gather { lane in
-                    let sourceX = (identityColumns ? x &+ lane : Int(columns[x &+ lane])) &* 3
-                    return (source.load(fromByteOffset: sourceX, as: UInt8.self),
-                            source.load(fromByteOffset: sourceX &+ 1, as: UInt8.self),
-                            source.load(fromByteOffset: sourceX &+ 2, as: UInt8.self),
-                            alpha.load(fromByteOffset: sourceX / 3, as: UInt8.self))
+            rgb24Row(choice, camera: camera, sourceY: sourceY, alpha: alpha, background: background, output: output,
+                     from: activeStart, to: activeEnd, identity: identityColumns)
+        }
+    }
+
+    /// One YUYV row (see `blendRow`).
+    @inline(never)
+    private func yuyvRow<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer,
+                         background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
+                         from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
+        let target = Choice.target
+        let columns = self.columns
+        let source = UnsafeRawPointer(camera.row(sourceY))
+        var x = activeStart
+        if identityColumns {
+            while x &+ 16 <= activeEnd {
+                let matte = alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
+                let coverage = MatteCoverage(matte)
+                if coverage == .transparent,
+                   Self.storeTransparent(background: background + x &* 4, output: output + x &* 4, target: target) {
+                    x &+= 16
+                    continue
                 }
-                Self.store16((r: samples.first, g: samples.second, b: samples.third), alpha: samples.alpha, background: background + x * 4,
-                             output: output + x * 4, target: target)
-                x += 16
+                let words = source.loadUnaligned(fromByteOffset: x &* 2, as: SIMD8<UInt32>.self)
+                // Y0 Cb Y1 Cr per word: luma is the low byte of each 16-bit half; each pixel pair's
+                // chroma is copied into both of its 16-bit lanes by arithmetic, not shuffles.
+                let luma = unsafeBitCast(words, to: SIMD16<Int16>.self) & 0x00FF
+                let cb = (words &>> 8) & 0xFF
+                let cr = words &>> 24
+                let rgb = Self.rgbLanes(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
+                                          cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
+                Self.store16(rgb, alpha: matte, background: background + x &* 4, output: output + x &* 4,
+                             target: coverage == .opaque ? .straightLayer : target)
+                x &+= 16
             }
-            while x < activeEnd {
-                let sourceX = identityColumns ? x : Int(columns[x])
-                let rgb = (r: Int32(source.load(fromByteOffset: sourceX * 3, as: UInt8.self)),
-                           g: Int32(source.load(fromByteOffset: sourceX * 3 + 1, as: UInt8.self)),
-                           b: Int32(source.load(fromByteOffset: sourceX * 3 + 2, as: UInt8.self)))
-                Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
-                            background: background + x * 4, output: output + x * 4, target: target)
-                x += 1
+        }
+        // Scaled: gather sixteen samples into vectors, then the same vector maths.
+        while x + 16 <= activeEnd {
+            var samples = GatheredPixels()
+            samples.gather { lane in
+                let sourceX = Int(columns[x &+ lane])
+                let pair = (sourceX & ~1) &* 2
+                return (source.load(fromByteOffset: sourceX &* 2, as: UInt8.self),
+                        source.load(fromByteOffset: pair &+ 1, as: UInt8.self),
+                        source.load(fromByteOffset: pair &+ 3, as: UInt8.self),
+                        alpha.load(fromByteOffset: sourceX, as: UInt8.self))
             }
+            Self.store16(Self.rgbLanes(y: samples.first, cb: samples.second, cr: samples.third), alpha: samples.alpha, background: background + x * 4,
+                         output: output + x * 4, target: target)
+            x += 16
+        }
+        while x < activeEnd {
+            let sourceX = identityColumns ? x : Int(columns[x])
+            let pair = (sourceX & ~1) * 2
+            let rgb = YCbCr.rgb(y: Int32(source.load(fromByteOffset: sourceX * 2, as: UInt8.self)),
+                                cb: Int32(source.load(fromByteOffset: pair + 1, as: UInt8.self)),
+                                cr: Int32(source.load(fromByteOffset: pair + 3, as: UInt8.self)))
+            Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
+                        background: background + x * 4, output: output + x * 4, target: target)
+            x += 1
+        }
+    }
+
+    /// One NV12 row (see `blendRow`).
+    @inline(never)
+    private func nv12Row<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer,
+                         background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
+                         from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
+        let target = Choice.target
+        let columns = self.columns
+        let lumaRow = UnsafeRawPointer(camera.row(sourceY))
+        let chromaRow = UnsafeRawPointer(camera.chromaPlane! + (sourceY / 2) * camera.bytesPerRow)
+        var x = activeStart
+        if identityColumns {
+            while x &+ 16 <= activeEnd {
+                let matte = alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
+                let coverage = MatteCoverage(matte)
+                if coverage == .transparent,
+                   Self.storeTransparent(background: background + x &* 4, output: output + x &* 4, target: target) {
+                    x &+= 16
+                    continue
+                }
+                let luma = GatheredPixels.widen(lumaRow.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
+                let pairs = SIMD8<UInt32>(truncatingIfNeeded: chromaRow.loadUnaligned(fromByteOffset: x, as: SIMD8<UInt16>.self))
+                let cb = pairs & 0xFF
+                let cr = pairs &>> 8
+                let rgb = Self.rgbLanes(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
+                                          cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
+                Self.store16(rgb, alpha: matte, background: background + x &* 4, output: output + x &* 4,
+                             target: coverage == .opaque ? .straightLayer : target)
+                x &+= 16
+            }
+        }
+        while x + 16 <= activeEnd {
+            var samples = GatheredPixels()
+            samples.gather { lane in
+                let sourceX = Int(columns[x &+ lane])
+                let pair = sourceX & ~1
+                return (lumaRow.load(fromByteOffset: sourceX, as: UInt8.self),
+                        chromaRow.load(fromByteOffset: pair, as: UInt8.self),
+                        chromaRow.load(fromByteOffset: pair &+ 1, as: UInt8.self),
+                        alpha.load(fromByteOffset: sourceX, as: UInt8.self))
+            }
+            Self.store16(Self.rgbLanes(y: samples.first, cb: samples.second, cr: samples.third), alpha: samples.alpha, background: background + x * 4,
+                         output: output + x * 4, target: target)
+            x += 16
+        }
+        while x < activeEnd {
+            let sourceX = identityColumns ? x : Int(columns[x])
+            let pair = sourceX & ~1
+            let rgb = YCbCr.rgb(y: Int32(lumaRow.load(fromByteOffset: sourceX, as: UInt8.self)),
+                                cb: Int32(chromaRow.load(fromByteOffset: pair, as: UInt8.self)),
+                                cr: Int32(chromaRow.load(fromByteOffset: pair + 1, as: UInt8.self)))
+            Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
+                        background: background + x * 4, output: output + x * 4, target: target)
+            x += 1
+        }
+    }
+
+    /// One RGB24 row (see `blendRow`).
+    @inline(never)
+    private func rgb24Row<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer,
+                         background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
+                         from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
+        let target = Choice.target
+        let columns = self.columns
+        let source = UnsafeRawPointer(camera.row(sourceY))
+        var x = activeStart
+        while x + 16 <= activeEnd {
+            var groupTarget = target
+            if identityColumns {
+                let coverage = MatteCoverage(alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
+                if coverage == .transparent,
+                   Self.storeTransparent(background: background + x &* 4, output: output + x &* 4, target: target) {
+                    x &+= 16
+                    continue
+                }
+                if coverage == .opaque { groupTarget = .straightLayer }
+            }
+            var samples = GatheredPixels()
+            samples.gather { lane in
+                let sourceX = (identityColumns ? x &+ lane : Int(columns[x &+ lane])) &* 3
+                return (source.load(fromByteOffset: sourceX, as: UInt8.self),
+                        source.load(fromByteOffset: sourceX &+ 1, as: UInt8.self),
+                        source.load(fromByteOffset: sourceX &+ 2, as: UInt8.self),
+                        alpha.load(fromByteOffset: sourceX / 3, as: UInt8.self))
+            }
+            Self.store16((r: samples.first, g: samples.second, b: samples.third), alpha: samples.alpha, background: background + x * 4,
+                         output: output + x * 4, target: groupTarget)
+            x += 16
+        }
+        while x < activeEnd {
+            let sourceX = identityColumns ? x : Int(columns[x])
+            let rgb = (r: Int32(source.load(fromByteOffset: sourceX * 3, as: UInt8.self)),
+                       g: Int32(source.load(fromByteOffset: sourceX * 3 + 1, as: UInt8.self)),
+                       b: Int32(source.load(fromByteOffset: sourceX * 3 + 2, as: UInt8.self)))
+            Self.store1(rgb, alpha: Int32(alpha.load(fromByteOffset: sourceX, as: UInt8.self)),
+                        background: background + x * 4, output: output + x * 4, target: target)
+            x += 1
+        }
+    }
+
+
+    /// Sixteen pixels under alpha 0, where the target's result does not depend on the camera: the
+    /// backdrop made opaque (frame) or zero words (premultiplied layer, blend input). False for the
+    /// straight layer, which keeps the camera's colour under any alpha.
+    @inline(__always)
+    private static func storeTransparent(background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
+                                         target: RowTarget) -> Bool {
+        switch target {
+        case .frame:
+            for offset in stride(from: 0, to: 64, by: 16) {
+                let back = background.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+                output.storeBytes(of: back | 0xFF00_0000, toByteOffset: offset, as: SIMD4<UInt32>.self)
+            }
+            return true
+        case .premultipliedLayer, .cameraWords:
+            for offset in stride(from: 0, to: 64, by: 16) {
+                output.storeBytes(of: SIMD4<UInt32>(), toByteOffset: offset, as: SIMD4<UInt32>.self)
+            }
+            return true
+        case .straightLayer:
+            return false
         }
     }
 
@@ -426,12 +540,12 @@ public final class Compositor {
             let blueRed = AlphaBlend.divide255(pairs(blue, red) &* alphaPairs)
             let greenOnly = AlphaBlend.divide255(pairs(green, SIMD8(repeating: 0)) &* alphaPairs)
             words = blueRed | ((greenOnly | pairs(SIMD8(repeating: 0), alpha16)) &<< 8)
-        case .straightLayer:
+        case .straightLayer, .cameraWords:
             words = pairs(blue, red) | ((pairs(green, SIMD8(repeating: 0)) | pairs(SIMD8(repeating: 0), alpha16)) &<< 8)
         case .frame:
             let back = background.loadUnaligned(as: SIMD16<UInt16>.self)
-            let blueRed = AlphaBlend.blend(pairs(blue, red), back & 0x00FF, alpha: alphaPairs)
-            let greenX = AlphaBlend.blend(pairs(green, SIMD8(repeating: 255)), back &>> 8, alpha: alphaPairs)
+            let blueRed = blendLanes(pairs(blue, red), back & 0x00FF, alpha: alphaPairs)
+            let greenX = blendLanes(pairs(green, SIMD8(repeating: 255)), back &>> 8, alpha: alphaPairs)
             words = blueRed | (greenX &<< 8) | pairs(SIMD8(repeating: 0), SIMD8(repeating: -256))
         }
         output.storeBytes(of: words, as: SIMD16<UInt16>.self)
@@ -456,7 +570,7 @@ public final class Compositor {
             let g = AlphaBlend.divide255(rgb.g &* alpha)
             let r = AlphaBlend.divide255(rgb.r &* alpha)
             word = UInt32(b) | UInt32(g) << 8 | UInt32(r) << 16 | UInt32(alpha) << 24
-        case .straightLayer:
+        case .straightLayer, .cameraWords:
             word = UInt32(rgb.b) | UInt32(rgb.g) << 8 | UInt32(rgb.r) << 16 | UInt32(alpha) << 24
         case .frame:
             let back = background.loadUnaligned(as: UInt32.self)
@@ -469,10 +583,102 @@ public final class Compositor {
     }
 }
 
+/// The SIMD arithmetic of the row kernels, kept in this file with the loops that use it: SwiftPM
+/// compiles a module's files to separate LLVM modules, and a standard-library generic (a lane
+/// conversion, min, max) specialised for a helper in another file stays a call in these loops.
+extension Compositor {
+    /// `YCbCr.rgb`'s sixteen-lane form, the same arithmetic and so the same results. Frames' own
+    /// form calls its clamp out of line from other modules (@usableFromInline, not @inlinable:
+    /// three calls per sixteen pixels) and clamps with seven shift-and-mask steps where an
+    /// eight-lane max and min are one instruction each (pmaxsw/pminsw, smax/smin). Tests check it
+    /// against the scalar `YCbCr.rgb` for every input.
+    @inline(__always)
+    static func rgbLanes(y: SIMD16<Int16>, cb: SIMD16<Int16>, cr: SIMD16<Int16>)
+        -> (r: SIMD16<Int16>, g: SIMD16<Int16>, b: SIMD16<Int16>) {
+        // The -15040 bias (-235 * 64) keeps every intermediate inside Int16; see YCbCr.
+        let luma = y &* 74 &+ ((y &* 66) &>> 7) &+ (-1160 &- 15040)
+        let u = cb &- 128
+        let v = cr &- 128
+        return (channelLanes(luma &+ v &* 102), channelLanes(luma &- u &* 25 &- v &* 52), channelLanes(luma &+ u &* 129))
+    }
+
+    /// Undoes the bias after the floor shift and clamps to 0...255, in eight-lane halves (the
+    /// sixteen-lane min and max are not single instructions on either target).
+    @inline(__always)
+    static func channelLanes(_ biased: SIMD16<Int16>) -> SIMD16<Int16> {
+        func clamp(_ half: SIMD8<Int16>) -> SIMD8<Int16> {
+            pointwiseMin(pointwiseMax((half &>> 6) &+ 235, SIMD8()), SIMD8(repeating: 255))
+        }
+        return SIMD16(lowHalf: clamp(biased.lowHalf), highHalf: clamp(biased.highHalf))
+    }
+
+    /// `AlphaBlend.divide255` for eight lanes, the same numbers. On x86-64 as (t + 128) * 257 >> 16
+    /// (floor((x + floor(x / 256)) / 256) = floor(x * 257 / 65536)): one SSE2 multiply-high
+    /// (pmulhuw) instead of two shifts and an add. NEON has no 16-bit multiply-high but folds the
+    /// shift-and-add into one usra, so it keeps the shift form.
+    @inline(__always)
+    static func divide255Lanes(_ t: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        #if arch(x86_64)
+        let wide = SIMD8<UInt32>(truncatingIfNeeded: t &+ 128) &* 257
+        return SIMD8<UInt16>(truncatingIfNeeded: wide &>> 16)
+        #else
+        return AlphaBlend.divide255(t)
+        #endif
+    }
+
+    /// `AlphaBlend.blend` for sixteen lanes, with `divide255Lanes`.
+    @inline(__always)
+    static func blendLanes(_ fg: SIMD16<UInt16>, _ bg: SIMD16<UInt16>, alpha: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        let t = fg &* alpha &+ bg &* (SIMD16(repeating: 255) &- alpha)
+        return SIMD16(lowHalf: divide255Lanes(t.lowHalf), highHalf: divide255Lanes(t.highHalf))
+    }
+
+    /// Four B G R A words (A = alpha) over four XRGB8888 backdrop words, out opaque, by
+    /// `AlphaBlend`'s rule. Each word is two 16-bit lanes, (B, G) and (R, A): masking the low bytes
+    /// gives (B, R), shifting gives (G, A), so one multiply serves two channels and no lane is
+    /// shuffled. The (G, A) lane's upper result, A over X, is overwritten by the opaque byte.
+    @inline(__always)
+    static func blend(words: SIMD4<UInt32>, over backdrop: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        let a = words &>> 24
+        let alpha = unsafeBitCast(a | (a &<< 16), to: SIMD8<UInt16>.self)
+        let inverse = alpha ^ 0x00FF
+        let fg = unsafeBitCast(words, to: SIMD8<UInt16>.self)
+        let bg = unsafeBitCast(backdrop, to: SIMD8<UInt16>.self)
+        let blueRed = divide255Lanes((fg & 0x00FF) &* alpha &+ (bg & 0x00FF) &* inverse)
+        let greenAlpha = divide255Lanes((fg &>> 8) &* alpha &+ (bg &>> 8) &* inverse)
+        return unsafeBitCast(blueRed | (greenAlpha &<< 8), to: SIMD4<UInt32>.self) | 0xFF00_0000
+    }
+}
+
 /// What a row kernel writes: a finished frame over the backdrop, or the camera layer alone with
 /// its alpha, colour multiplied by it or not.
 enum RowTarget {
     case frame
     case premultipliedLayer
     case straightLayer
+    /// The straight layer as the scaled frame path's row buffer, which only `blendWords` reads:
+    /// the colour under alpha 0 is never used, so it need not be converted.
+    case cameraWords
+}
+
+/// A `RowTarget` as a type, so that a row kernel generic over it is specialised (and its target's
+/// branches folded away) once per target.
+protocol RowTargetChoice {
+    static var target: RowTarget { get }
+}
+
+enum FrameRow: RowTargetChoice {
+    static var target: RowTarget { .frame }
+}
+
+enum PremultipliedLayerRow: RowTargetChoice {
+    static var target: RowTarget { .premultipliedLayer }
+}
+
+enum StraightLayerRow: RowTargetChoice {
+    static var target: RowTarget { .straightLayer }
+}
+
+enum CameraWordsRow: RowTargetChoice {
+    static var target: RowTarget { .cameraWords }
 }
