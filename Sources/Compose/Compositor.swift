@@ -606,10 +606,12 @@ extension Compositor {
     /// sixteen-lane min and max are not single instructions on either target).
     @inline(__always)
     static func channelLanes(_ biased: SIMD16<Int16>) -> SIMD16<Int16> {
-        func clamp(_ half: SIMD8<Int16>) -> SIMD8<Int16> {
-            pointwiseMin(pointwiseMax((half &>> 6) &+ 235, SIMD8()), SIMD8(repeating: 255))
-        }
-        return SIMD16(lowHalf: clamp(biased.lowHalf), highHalf: clamp(biased.highHalf))
+        SIMD16(lowHalf: clampLanes(biased.lowHalf), highHalf: clampLanes(biased.highHalf))
+    }
+
+    @inline(__always)
+    static func clampLanes(_ biased: SIMD8<Int16>) -> SIMD8<Int16> {
+        pointwiseMin(pointwiseMax((biased &>> 6) &+ 235, SIMD8()), SIMD8(repeating: 255))
     }
 
     /// `AlphaBlend.divide255` for eight lanes, the same numbers. On x86-64 as (t + 128) * 257 >> 16
