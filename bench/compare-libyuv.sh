@@ -19,21 +19,25 @@ if [ ! -f /usr/include/libyuv.h ]; then
 fi
 tool=$repo/build/bench/libyuv-chain
 mkdir -p "$(dirname "$tool")"
-# libyuv picks its SIMD at run time (the isa field says which); the chain's own glue is -O2.
+# libyuv picks its SIMD at run time (the isa field says which), and is run again held to SSE2
+# (--isa sse2, MaskCpuFlags), the level of Backdrop's build; the chain's own glue is -O2.
 gcc -O2 -Wall -o "$tool" "$repo/bench/libyuv-chain.c" -lyuv
 cases="640x480:1920x1080 848x480:1920x1080 1280x720:1920x1080 1920x1080:1920x1080"
 for c in $cases; do
     camera=${c%%:*} size=${c##*:}
     ours=$("$backdrop" bench --camera "$camera" --size "$size" --mode frame --frames "$frames" --json)
     theirs=$("$tool" --frames "$frames" "$c")
-    python3 - "$ours" "$theirs" <<'PY'
+    # The same chain held to SSE2, the instruction-set level of Backdrop's x86-64 build.
+    baseline=$("$tool" --frames "$frames" --isa sse2 "$c")
+    python3 - "$ours" "$theirs" "$baseline" <<'PY'
 import json, sys
-ours, theirs = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+ours, theirs, baseline = (json.loads(a) for a in sys.argv[1:4])
 compose = ours["stages"]["compose"]
 print(f'camera {ours["camera"]} -> {ours["size"]}, CPU blend, 1 thread: compose {compose:.3f} ns/px '
       f'(pipeline {ours["pipeline_ns_per_px"]:.3f}, memcpy floor {ours["memcpy_ns_per_px"]:.3f}); '
       f'libyuv chain {theirs["libyuv_ns_per_px"]:.3f} ns/px ({theirs["isa"]}; best frame {theirs["libyuv_best_ns_per_px"]:.3f}, '
-      f'its memcpy floor {theirs["memcpy_ns_per_px"]:.3f}); compose / libyuv = {compose / theirs["libyuv_ns_per_px"]:.2f}')
+      f'its memcpy floor {theirs["memcpy_ns_per_px"]:.3f}); compose / libyuv = {compose / theirs["libyuv_ns_per_px"]:.2f}; '
+      f'libyuv at {baseline["isa"]} {baseline["libyuv_ns_per_px"]:.3f} ns/px, compose / that = {compose / baseline["libyuv_ns_per_px"]:.2f}')
 PY
 done
 echo "(Backdrop's compose: swiftc's x86-64 baseline, SSE2, on x86_64; NEON on arm64. Medians of $frames frames.)"
