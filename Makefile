@@ -74,7 +74,7 @@ TEST_HOST_LANE := unit cli-test soak-test import-crash-test import-stop-test san
 	runtime-test vboard-test-x86_64 vboard-launcher-test devices-test e2e-x86_64
 TEST_ARM64_LANE := firmware-test image-unit-test image-test vboard-test-arm64 image-boot-test \
 	powercut-test e2e-arm64 import-board-test vboard-record-test
-.PHONY: test-deps test-lanes e2e-x86_64 e2e-arm64 vboard-test-x86_64 vboard-test-arm64
+.PHONY: test-deps test-lanes
 test: test-deps
 	@bash scripts/board-prebuild.sh start
 	@status=0; $(MAKE) --no-print-directory test-lanes || status=$$?; bash scripts/board-prebuild.sh stop; exit $$status
@@ -93,9 +93,3 @@ test-lanes: build
 	if wait $$host; then echo "make test: host lane passed"; else echo "make test: host lane FAILED"; status=1; fi; \
 	if wait $$arm64; then echo "make test: arm64 lane passed"; else echo "make test: arm64 lane FAILED"; status=1; fi; \
 	[ $$status = 0 ] && echo "make test: all stages passed"; exit $$status
-
-vboard-test-x86_64 vboard-test-arm64:
-	@bash vboard/selftest --arch $(patsubst vboard-test-%,%,$@)
-
-e2e-x86_64 e2e-arm64: build
-	@bash tests/e2e/run.sh --arch $(patsubst e2e-%,%,$@) --no-capture

@@ -20,5 +20,3 @@ embedded-host:
 # Needs the host release build (the `build` target) to compare against.
 firmware-test: build
 	@bash scripts/firmware.sh test
-
-TEST_EXTRA += firmware-test

@@ -30,19 +30,19 @@ mkdir -p "$work.logs"
 for arch in amd64 arm64; do
     "$fw" deps "$arch" || { fail "packages for the $arch firmware build"; finish; }
 done
-pids=()
+declare -A builder
 for arch in amd64 arm64; do
     "$fw" build "$arch" >"$work.logs/build-$arch.log" 2>&1 &
-    pids+=($!)
+    builder[$arch]=$!
 done
 built=1
-for index in 0 1; do
-    arch=$( ((index == 0)) && echo amd64 || echo arm64 )
-    if wait "${pids[$index]}"; then
-        cat "$work.logs/build-$arch.log"
+for arch in amd64 arm64; do
+    status=0
+    wait "${builder[$arch]}" || status=$?
+    cat "$work.logs/build-$arch.log"
+    if ((status == 0)); then
         pass "Embedded build of the whole executable for $arch"
     else
-        cat "$work.logs/build-$arch.log"
         fail "Embedded build of the whole executable for $arch"
         built=0
     fi

@@ -347,9 +347,8 @@ public final class Compositor {
         if identityColumns {
             while x &+ 16 <= activeEnd {
                 let matte = alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
-                let coverage = MatteCoverage(matte)
-                if coverage == .transparent,
-                   Self.storeTransparent(background: background + x &* 4, output: output + x &* 4, target: target) {
+                guard let groupTarget = Self.groupTarget(matte: matte, background: background + x &* 4,
+                                                         output: output + x &* 4, target: target) else {
                     x &+= 16
                     continue
                 }
@@ -362,7 +361,7 @@ public final class Compositor {
                 let rgb = Self.rgbLanes(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
                                           cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
                 Self.store16(rgb, alpha: matte, background: background + x &* 4, output: output + x &* 4,
-                             target: coverage == .opaque ? .straightLayer : target)
+                             target: groupTarget)
                 x &+= 16
             }
         }
@@ -406,9 +405,8 @@ public final class Compositor {
         if identityColumns {
             while x &+ 16 <= activeEnd {
                 let matte = alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
-                let coverage = MatteCoverage(matte)
-                if coverage == .transparent,
-                   Self.storeTransparent(background: background + x &* 4, output: output + x &* 4, target: target) {
+                guard let groupTarget = Self.groupTarget(matte: matte, background: background + x &* 4,
+                                                         output: output + x &* 4, target: target) else {
                     x &+= 16
                     continue
                 }
@@ -419,7 +417,7 @@ public final class Compositor {
                 let rgb = Self.rgbLanes(y: luma, cb: unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self),
                                           cr: unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self))
                 Self.store16(rgb, alpha: matte, background: background + x &* 4, output: output + x &* 4,
-                             target: coverage == .opaque ? .straightLayer : target)
+                             target: groupTarget)
                 x &+= 16
             }
         }
@@ -461,13 +459,13 @@ public final class Compositor {
         while x + 16 <= activeEnd {
             var groupTarget = target
             if identityColumns {
-                let coverage = MatteCoverage(alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
-                if coverage == .transparent,
-                   Self.storeTransparent(background: background + x &* 4, output: output + x &* 4, target: target) {
+                guard let covered = Self.groupTarget(matte: alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
+                                                     background: background + x &* 4, output: output + x &* 4,
+                                                     target: target) else {
                     x &+= 16
                     continue
                 }
-                if coverage == .opaque { groupTarget = .straightLayer }
+                groupTarget = covered
             }
             var samples = GatheredPixels()
             samples.gather { lane in
@@ -492,6 +490,22 @@ public final class Compositor {
         }
     }
 
+
+    /// How sixteen pixels under `matte` are written, from its coverage: nil when all are transparent
+    /// and `storeTransparent` has written them already; the straight layer when all are opaque,
+    /// which needs no backdrop and no multiply; `target` otherwise.
+    @inline(__always)
+    private static func groupTarget(matte: SIMD16<UInt8>, background: UnsafeRawPointer,
+                                    output: UnsafeMutableRawPointer, target: RowTarget) -> RowTarget? {
+        switch MatteCoverage(matte) {
+        case .transparent:
+            return storeTransparent(background: background, output: output, target: target) ? nil : target
+        case .opaque:
+            return .straightLayer
+        case .partial:
+            return target
+        }
+    }
 
     /// Sixteen pixels under alpha 0, where the target's result does not depend on the camera: the
     /// backdrop made opaque (frame) or zero words (premultiplied layer, blend input). False for the

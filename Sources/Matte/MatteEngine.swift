@@ -152,21 +152,14 @@ public final class MatteEngine {
         set { edges.vectorised = newValue }
     }
 
-    /// What the last `process` decided its stages on, and their planes (work grid, packed): for
-    /// the tests that hold each stage to its reference. `depth` is only valid while the frame is.
+    /// The work-grid depth the last `process` ran on, for the test that holds the temporal blend
+    /// to its reference. `depth` is only valid while the frame is.
     struct Inspection {
         var depth: UnsafePointer<UInt16>
         var stride: Int
-        var regionNear: UInt16
-        var regionFar: UInt16
-        var near: UInt16
-        var far: UInt16
         var unit: Float
-        var pixelWidthMM: Float
     }
     private(set) var lastWork: Inspection?
-    var floorMarks: UnsafePointer<UInt8> { UnsafePointer(segments.floor) }
-    var classPlane: UnsafePointer<UInt8> { UnsafePointer(classes) }
     var maskPlane: UnsafePointer<UInt8> { UnsafePointer(mask) }
     var softPlane: UnsafePointer<UInt8> { UnsafePointer(softAlpha) }
 
@@ -219,8 +212,7 @@ public final class MatteEngine {
         let regionFar = parameters.mode == .auto
             ? Self.raw(parameters.subjectMaximumMM, unit: unit, roundUp: false) : far
         let regionNear = Self.raw(max(1, parameters.nearMM), unit: unit, roundUp: true)
-        lastWork = Inspection(depth: workDepth, stride: stride, regionNear: regionNear, regionFar: regionFar,
-                              near: near, far: far, unit: unit, pixelWidthMM: gridPixelMM)
+        lastWork = Inspection(depth: workDepth, stride: stride, unit: unit)
         if !segments.segment(depth: workDepth, stride: stride, unit: unit, near: regionNear, far: regionFar,
                              minimumPixels: parameters.minimumBlobPixels, pixelWidthMM: gridPixelMM, into: classes) {
             classify(depth: workDepth, stride: stride, near: near, far: far)

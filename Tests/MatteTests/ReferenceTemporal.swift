@@ -1,5 +1,5 @@
-/// MatteEngine's temporal blend as it was before it worked in lanes: the reference
-/// `TemporalBlend` must match byte for byte (DepthKernelIdentityTests). `soft` holds the previous
+/// MatteEngine's temporal blend as it was before it worked in lanes, which
+/// `MatteEngine.blendTowardMask` must match byte for byte (DepthKernelIdentityTests). `soft` holds the previous
 /// alpha and is moved toward `mask`; `previous` is the previous frame's depth (packed).
 enum ReferenceTemporal {
     static func blend(mask: UnsafePointer<UInt8>, soft: UnsafeMutablePointer<UInt8>, depth: UnsafePointer<UInt16>,
