@@ -108,7 +108,9 @@ for press in 1 2 3; do
 done
 sleep 2; sync
 echo PHOTO=$(ls /var/lib/backdrop/photos | grep '^photo-' | head -1)
-# The running line, some seconds after READY (its frame rate is measured over 10 s).
+# The running line replaces READY's once a frame rate has been measured, 10 s after READY: the
+# photo above can be saved sooner than that, so it is waited for (up to 60 s).
+n=0; until prop StatusText | grep -q ' fps; backdrop ' || [ $n -ge 60 ]; do sleep 1; n=$((n+1)); done
 echo RUNNING-STATUS=$(prop StatusText)
 # The watchdog: the loop stopped, systemd must kill it (WatchdogSec) and start it again.
 pid=$(prop MainPID); restarts=$(prop NRestarts)
