@@ -71,13 +71,17 @@ include $(wildcard mk/*.mk)
 # both lanes need are installed first, one apt at a time, and the boards' kernels build in the
 # background from the start (scripts/board-prebuild.sh says why); a failing run ends that build too.
 TEST_HOST_LANE := unit cli-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test \
-	runtime-test vboard-test-x86_64 vboard-launcher-test devices-test e2e-x86_64
-TEST_ARM64_LANE := firmware-test image-unit-test image-test vboard-test-arm64 image-boot-test \
+	runtime-test board-boost vboard-test-x86_64 vboard-launcher-test devices-test e2e-x86_64
+TEST_ARM64_LANE := firmware-test image-unit-test image-test board-boost vboard-test-arm64 image-boot-test \
 	powercut-test e2e-arm64 import-board-test vboard-record-test
-.PHONY: test-deps test-lanes
+.PHONY: test-deps test-lanes board-boost
 test: test-deps
 	@bash scripts/board-prebuild.sh start
 	@status=0; $(MAKE) --no-print-directory test-lanes || status=$$?; bash scripts/board-prebuild.sh stop; exit $$status
+
+# Each lane's first board stage comes after this: from then on the lane would wait for the build.
+board-boost:
+	@bash scripts/board-prebuild.sh boost
 
 test-deps: deps import-crash-deps
 	@bash image-build/deps.sh
