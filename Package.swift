@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Frames", dependencies: ["KernelIO"]),
         .target(name: "FrameSync", dependencies: ["Frames"]),
         .target(name: "Matte", dependencies: ["Frames", "KernelIO"]),
-        .target(name: "Compose", dependencies: ["Frames"]),
+        .target(name: "Compose", dependencies: ["Frames", "CKernel"]),
         .target(name: "ImageCodec", dependencies: ["Frames", "CSpng", "CTurboJPEG", "KernelIO"]),
         .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),
         .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "KernelIO"]),

@@ -185,6 +185,7 @@ public final class Compositor {
         var x = start
         while x &+ 8 <= end {
             let offset = x &* 4
+            ReadAhead.touch(background, offset)
             let low = words.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
             let high = words.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
             switch MatteCoverage(words: low, high) {
@@ -346,6 +347,7 @@ public final class Compositor {
         var x = activeStart
         if identityColumns {
             while x &+ 16 <= activeEnd {
+                Self.readAhead(background: background, camera: source, x: x, cameraBytesPerPixel: 2, target: target)
                 let matte = alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
                 guard let groupTarget = Self.groupTarget(matte: matte, background: background + x &* 4,
                                                          output: output + x &* 4, target: target) else {
@@ -404,6 +406,7 @@ public final class Compositor {
         var x = activeStart
         if identityColumns {
             while x &+ 16 <= activeEnd {
+                Self.readAhead(background: background, camera: lumaRow, x: x, cameraBytesPerPixel: 1, target: target)
                 let matte = alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
                 guard let groupTarget = Self.groupTarget(matte: matte, background: background + x &* 4,
                                                          output: output + x &* 4, target: target) else {
@@ -459,6 +462,7 @@ public final class Compositor {
         while x + 16 <= activeEnd {
             var groupTarget = target
             if identityColumns {
+                Self.readAhead(background: background, camera: source, x: x, cameraBytesPerPixel: 3, target: target)
                 guard let covered = Self.groupTarget(matte: alpha.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
                                                      background: background + x &* 4, output: output + x &* 4,
                                                      target: target) else {
@@ -490,6 +494,15 @@ public final class Compositor {
         }
     }
 
+
+    /// Prefetch for an identity row kernel's group of sixteen at `x`: the backdrop's line where the
+    /// target reads one (a frame; the layers read none), and the camera row's.
+    @inline(__always)
+    private static func readAhead(background: UnsafeRawPointer, camera: UnsafeRawPointer, x: Int,
+                                  cameraBytesPerPixel: Int, target: RowTarget) {
+        if target == .frame { ReadAhead.touch(background, x &* 4) }
+        ReadAhead.touch(camera, x &* cameraBytesPerPixel)
+    }
 
     /// How sixteen pixels under `matte` are written, from its coverage: nil when all are transparent
     /// and `storeTransparent` has written them already; the straight layer when all are opaque,
