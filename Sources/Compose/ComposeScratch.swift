@@ -6,14 +6,20 @@
 public final class ComposeScratch {
     let cameraRow: UnsafeMutableRawPointer
     let outputRow: UnsafeMutableRawPointer
+    /// The current camera row's covered output spans (see `Compositor.findCoveredSpans`), start
+    /// and end pairs: at most one per 16-column chunk of the camera row.
+    let spans: UnsafeMutablePointer<Int32>
+    var spanCount = 0
 
     init(cameraWidth: Int, outputWidth: Int) {
         cameraRow = .allocate(byteCount: cameraWidth * 4, alignment: 64)
         outputRow = .allocate(byteCount: outputWidth * 4, alignment: 64)
+        spans = .allocate(capacity: 2 * (cameraWidth / 16 + 2))
     }
 
     deinit {
         cameraRow.deallocate()
         outputRow.deallocate()
+        spans.deallocate()
     }
 }

@@ -28,6 +28,10 @@ public final class Compositor {
     /// The camera columns the mapping reads (start rounded down to even: YUYV and NV12 share
     /// chroma by pairs), converted once per camera row on the scaled path.
     private let usedColumns: Range<Int>
+    /// For each camera column c (0...camera width): the first active output column whose camera
+    /// column is c or later, activeEnd when none. The mapping never decreases, so the output
+    /// columns that read camera columns a..<b are firstOutputColumn[a]..<firstOutputColumn[b].
+    private let firstOutputColumn: UnsafeMutablePointer<Int32>
 
     public init(cameraFormat: PixelFormat, cameraSize: FrameSize, outputSize: FrameSize, fit: FitMode) {
         precondition(cameraFormat == .yuyv || cameraFormat == .nv12 || cameraFormat == .rgb24,
@@ -51,6 +55,12 @@ public final class Compositor {
             highest = max(highest, Int(mapping.sourceColumn[x]))
         }
         usedColumns = highest < 0 ? 0..<0 : (lowest & ~1)..<(highest + 1)
+        firstOutputColumn = .allocate(capacity: cameraSize.width + 1)
+        var x = mapping.activeColumns.lowerBound
+        for c in 0...cameraSize.width {
+            while x < mapping.activeColumns.upperBound && Int(mapping.sourceColumn[x]) < c { x += 1 }
+            firstOutputColumn[c] = Int32(x)
+        }
     }
 
     /// Row buffers for one band of the scaled path (see `ComposeScratch`). Start-up only.
@@ -61,6 +71,7 @@ public final class Compositor {
     deinit {
         columns.deallocate()
         rowTable.deallocate()
+        firstOutputColumn.deallocate()
     }
 
     /// Where the fitted camera does not reach (letterbox rows and columns) the output is the
@@ -102,7 +113,9 @@ public final class Compositor {
     /// output width once, and each output row it covers is then one contiguous vector blend over
     /// the backdrop. The per-pixel gather path converts the same camera pixel once per output pixel
     /// it lands on (nine times for 640x480 under 1080p) through scattered byte loads. At equal
-    /// widths there is nothing to stretch and this is the direct path.
+    /// widths there is nothing to stretch and this is the direct path. Only the spans of the row the
+    /// matte covers are stretched and blended; the rest, most of a frame, is the backdrop made
+    /// opaque, which is what the blend gives under alpha 0.
     public func compose(camera: ImageView, alpha: ImageView, background: ImageView, into output: ImageView,
                         rows: Range<Int>, scratch: ComposeScratch) {
         guard !identityColumns else {
@@ -118,10 +131,22 @@ public final class Compositor {
             guard let sourceY = backdropOutsideCamera(row: y, back: back, into: out, width: width) else { continue }
             if sourceY != stretchedRow {
                 convertRow(camera: camera, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow, target: .cameraWords)
-                stretch(scratch.cameraRow, into: scratch.outputRow)
+                findCoveredSpans(alpha: UnsafeRawPointer(alpha.row(sourceY)), into: scratch)
+                for span in 0..<scratch.spanCount {
+                    stretch(scratch.cameraRow, into: scratch.outputRow,
+                            from: Int(scratch.spans[2 * span]), to: Int(scratch.spans[2 * span + 1]))
+                }
                 stretchedRow = sourceY
             }
-            Self.blendWords(UnsafeRawPointer(scratch.outputRow), over: back, into: out, from: activeStart, to: activeEnd)
+            var x = activeStart
+            for span in 0..<scratch.spanCount {
+                let start = Int(scratch.spans[2 * span])
+                let end = Int(scratch.spans[2 * span + 1])
+                Self.opaqueBackdrop(back, into: out, from: x, to: start)
+                Self.blendWords(UnsafeRawPointer(scratch.outputRow), over: back, into: out, from: start, to: end)
+                x = end
+            }
+            Self.opaqueBackdrop(back, into: out, from: x, to: activeEnd)
         }
     }
 
@@ -150,7 +175,7 @@ public final class Compositor {
                            target: premultiplied ? .premultipliedLayer : .straightLayer)
                 convertedRow = sourceY
             }
-            stretch(scratch.cameraRow, into: out)
+            stretch(scratch.cameraRow, into: out, from: activeStart, to: activeEnd)
         }
     }
 
@@ -164,14 +189,77 @@ public final class Compositor {
                  from: usedColumns.lowerBound, to: usedColumns.upperBound, identity: true)
     }
 
-    /// Nearest-sample stretch of a converted camera row over the active columns: one word load
-    /// and store per output pixel (the mapping's table, as the gather path reads it).
+    /// Nearest-sample stretch of a converted camera row over output columns start..<end: one word
+    /// load and store per output pixel (the mapping's table, as the gather path reads it).
     @inline(__always)
-    private func stretch(_ cameraRow: UnsafeMutableRawPointer, into outputRow: UnsafeMutableRawPointer) {
+    private func stretch(_ cameraRow: UnsafeMutableRawPointer, into outputRow: UnsafeMutableRawPointer,
+                         from start: Int, to end: Int) {
         let source = UnsafePointer<UInt32>(cameraRow.assumingMemoryBound(to: UInt32.self))
         let target = outputRow.assumingMemoryBound(to: UInt32.self)
         let columns = self.columns
-        for x in activeStart..<activeEnd { target[x] = source[Int(columns[x])] }
+        for x in start..<end { target[x] = source[Int(columns[x])] }
+    }
+
+    /// The output spans under camera row `alpha`'s non-zero pixels, found sixteen camera columns
+    /// at a time (two 64-bit tests per chunk) and merged where chunks touch. Outside them every
+    /// alpha is 0, so neither the stretch nor the blend is needed there.
+    private func findCoveredSpans(alpha: UnsafeRawPointer, into scratch: ComposeScratch) {
+        var count = 0
+        var open = -1
+        var column = usedColumns.lowerBound
+        let end = usedColumns.upperBound
+        while column < end {
+            let next = min(column + 16, end)
+            var covered = false
+            if next - column == 16 {
+                let halves = alpha.loadUnaligned(fromByteOffset: column, as: SIMD2<UInt64>.self)
+                covered = halves[0] | halves[1] != 0
+            } else {
+                for c in column..<next where alpha.load(fromByteOffset: c, as: UInt8.self) != 0 { covered = true }
+            }
+            if covered {
+                if open < 0 { open = column }
+            } else if open >= 0 {
+                count = appendSpan(cameraColumns: open..<column, to: scratch, count: count)
+                open = -1
+            }
+            column = next
+        }
+        if open >= 0 { count = appendSpan(cameraColumns: open..<end, to: scratch, count: count) }
+        scratch.spanCount = count
+    }
+
+    @inline(__always)
+    private func appendSpan(cameraColumns: Range<Int>, to scratch: ComposeScratch, count: Int) -> Int {
+        let start = firstOutputColumn[cameraColumns.lowerBound]
+        let end = firstOutputColumn[cameraColumns.upperBound]
+        guard start < end else { return count }
+        scratch.spans[2 * count] = start
+        scratch.spans[2 * count + 1] = end
+        return count + 1
+    }
+
+    /// The backdrop made opaque over output columns start..<end: the blend's result where the matte
+    /// is 0, without reading a camera word.
+    @inline(never)
+    private static func opaqueBackdrop(_ background: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
+                                       from start: Int, to end: Int) {
+        var x = start
+        while x &+ 8 <= end {
+            let offset = x &* 4
+            ReadAhead.touch(background, offset)
+            let low = background.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+            let high = background.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: low | 0xFF00_0000, toByteOffset: offset, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: high | 0xFF00_0000, toByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            x &+= 8
+        }
+        while x < end {
+            let offset = x &* 4
+            output.storeBytes(of: background.load(fromByteOffset: offset, as: UInt32.self) | 0xFF00_0000,
+                              toByteOffset: offset, as: UInt32.self)
+            x &+= 1
+        }
     }
 
     /// out = round((fg * a + bg * (255 - a)) / 255) per channel for B G R A words over XRGB8888,

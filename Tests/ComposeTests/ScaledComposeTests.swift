@@ -27,16 +27,36 @@ import Testing
         }
     }
 
+    /// A matte that is mostly 0, as a real one is: islands of every width from one pixel up, some
+    /// on the edges of the compositor's 16-column chunks, whole empty rows, and a row covered
+    /// edge to edge; so the scaled path's covered spans start, end and merge everywhere.
+    static func sparseAlpha(_ size: FrameSize) -> PixelBuffer {
+        F.alpha(size) { x, y in
+            switch y % 7 {
+            case 0: return 0
+            case 1: return x == 15 || x == 16 || x == 31 || x == size.width - 1 ? 255 : 0
+            case 2: return 200
+            default:
+                let island = F.noise(x / (1 + y % 5), y, 28) > 225
+                return island ? [255, 1, 128][x % 3] : 0
+            }
+        }
+    }
+
     /// Output rows split into uneven bands, as the workers might split them.
     static func bands(_ height: Int) -> [Range<Int>] {
         let cuts = [0, height / 3 + 1, height / 2, height - 1, height].sorted()
         return (0..<(cuts.count - 1)).map { cuts[$0]..<cuts[$0 + 1] }.filter { !$0.isEmpty }
     }
 
-    static func compare(format: PixelFormat, camera cameraSize: FrameSize, output outputSize: FrameSize, fit: FitMode) {
+    static func compare(format: PixelFormat, camera cameraSize: FrameSize, output outputSize: FrameSize, fit: FitMode,
+                        sparse: Bool = false) {
         let image = camera(format, cameraSize)
-        let matte = alpha(cameraSize)
-        let background = F.xrgb(outputSize) { x, y in 0xFF00_0000 | UInt32(x * 13 % 256) << 16 | UInt32(y * 7 % 256) << 8 | UInt32((x ^ y) & 0xFF) }
+        let matte = sparse ? sparseAlpha(cameraSize) : alpha(cameraSize)
+        // The X byte varies: the frame's is 255 whatever the backdrop's.
+        let background = F.xrgb(outputSize) { x, y in
+            UInt32(F.noise(x, y, 29)) << 24 | UInt32(x * 13 % 256) << 16 | UInt32(y * 7 % 256) << 8 | UInt32((x ^ y) & 0xFF)
+        }
         let compositor = Compositor(cameraFormat: format, cameraSize: cameraSize, outputSize: outputSize, fit: fit)
         let scratch = compositor.makeScratch()
         let label = "\(format.name) \(cameraSize.description) -> \(outputSize.description) \(fit.name)"
@@ -93,6 +113,17 @@ import Testing
         for format in [PixelFormat.yuyv, .nv12, .rgb24] {
             for (camera, output) in cases {
                 for fit in FitMode.allCases { Self.compare(format: format, camera: camera, output: output, fit: fit) }
+            }
+        }
+    }
+
+    @Test func aMostlyEmptyMatteMatchesTheGatherPathWhereOnlyItsSpansAreBlended() {
+        let cases = [(FrameSize(width: 640, height: 480), FrameSize(width: 1920, height: 1080)),
+                     (FrameSize(width: 62, height: 46), FrameSize(width: 201, height: 113)),
+                     (FrameSize(width: 150, height: 90), FrameSize(width: 67, height: 41))]
+        for format in [PixelFormat.yuyv, .nv12, .rgb24] {
+            for (camera, output) in cases {
+                for fit in FitMode.allCases { Self.compare(format: format, camera: camera, output: output, fit: fit, sparse: true) }
             }
         }
     }
