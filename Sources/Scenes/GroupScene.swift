@@ -225,7 +225,7 @@ public final class GroupScene {
                 rgbRow[3 * x + 1] = UInt8(max(0, min(255, rgb.y)))
                 rgbRow[3 * x + 2] = UInt8(max(0, min(255, rgb.z)))
             }
-            color.row(y).assumingMemoryBound(to: UInt8.self).update(from: rgbRow, count: width * 3)
+            color.row(y).assumingMemoryBound(to: UInt8.self).copyElements(from: rgbRow, count: width * 3)
         }
     }
 

@@ -202,7 +202,7 @@ public final class SyntheticScene {
             let ry = (Float(y) - camera.cy) / camera.fy
             // The wall never moves: start from its pre-rendered row, then paint only the columns
             // the person's shapes can reach on this row.
-            rgbRow.update(from: wallImage + y * width * 3, count: width * 3)
+            rgbRow.copyElements(from: wallImage + y * width * 3, count: width * 3)
             let truthRow = truth.map { $0.row(y).assumingMemoryBound(to: UInt8.self) }
             truthRow?.update(repeating: 0, count: width)
             let (first, last) = raster.colourColumns(row: y, width: width)
@@ -287,7 +287,7 @@ public final class SyntheticScene {
         let out = color.row(y).assumingMemoryBound(to: UInt8.self)
         switch color.format {
         case .rgb24:
-            out.update(from: rgbRow, count: width * 3)
+            out.copyElements(from: rgbRow, count: width * 3)
         case .yuyv:
             var x = 0
             while x + 1 < width {
