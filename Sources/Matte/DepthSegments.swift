@@ -49,6 +49,12 @@ final class DepthSegments {
     private var sureJoin = 30
     /// Per column of the current row: 1 where a run cannot continue from the pixel on its left.
     private let breaks: UnsafeMutablePointer<UInt8>
+    /// Per column of the current row against the row above: 0 joined, else 1 when this row's
+    /// reading is the nearer, 2 when the farther (meaningful only where both rows have runs).
+    private let vertical: UnsafeMutablePointer<UInt8>
+    /// Per column, the join tolerance of this row's and the row above's reading (`tolerances`).
+    private var tolerance: UnsafeMutablePointer<UInt16>
+    private var toleranceAbove: UnsafeMutablePointer<UInt16>
     /// Per pixel, set by the caller: 1 on the floor, 2 on the floor's foot zone (just above
     /// it: a shoe, or floor noise), 0 elsewhere.
     let floor: UnsafeMutablePointer<UInt8>
@@ -70,6 +76,9 @@ final class DepthSegments {
         let nearerSlot = layout.reserve(Int32.self, count: capacity)
         let fartherSlot = layout.reserve(Int32.self, count: capacity)
         let breaksSlot = layout.reserve(UInt8.self, count: width + 8)
+        let verticalSlot = layout.reserve(UInt8.self, count: width + 8)
+        let toleranceSlot = layout.reserve(UInt16.self, count: width + 8)
+        let toleranceAboveSlot = layout.reserve(UInt16.self, count: width + 8)
         let floorSlot = layout.reserve(UInt8.self, count: width * height)
         memory = try AlignedBuffer(layout: layout)
         pixels = memory.pointer(pixelsSlot)
@@ -83,6 +92,10 @@ final class DepthSegments {
         fartherContacts = memory.pointer(fartherSlot)
         breaks = memory.pointer(breaksSlot)
         breaks.update(repeating: 1, count: width + 8)
+        vertical = memory.pointer(verticalSlot)
+        vertical.update(repeating: 0, count: width + 8)
+        tolerance = memory.pointer(toleranceSlot)
+        toleranceAbove = memory.pointer(toleranceAboveSlot)
         floor = memory.pointer(floorSlot)
     }
 
@@ -138,18 +151,19 @@ final class DepthSegments {
             // Where runs break, in one branch-free pass the compiler vectorises: at a missing
             // reading, at the floor, after either, and at a depth step beyond the tolerance.
             // The scan below then moves eight columns at a time through unbroken stretches.
-            let base = toleranceBase
-            let growth = toleranceGrowth
-            breaks[0] = 1
-            for x in 1..<max(1, width) {
-                let a = row[x]
-                let b = row[x - 1]
-                let fa = Float(a)
-                let fb = Float(b)
-                let far = max(fa, fb)
-                let step: UInt8 = abs(fa - fb) > base + far * far * growth ? 1 : 0
-                let missing: UInt8 = (a == 0 ? 1 : 0) | (b == 0 ? 1 : 0) | floorRow[x] | floorRow[x - 1]
-                breaks[x] = (step | missing) != 0 ? 1 : 0
+            // In the same pass, every column's test against the row above, for the vertical
+            // join: decided per column in scalar code it was a third of the segmenter (the
+            // float formula's branch mispredicted on noisy far surfaces).
+            // This row's tolerances become the next row's `above`: each is computed once.
+            let previous = toleranceAbove
+            toleranceAbove = tolerance
+            tolerance = previous
+            Self.tolerances(row: row, width: width, base: toleranceBase, growth: toleranceGrowth, into: tolerance)
+            if y > 0 {
+                Self.markSteps(row: row, above: row - stride, floor: floorRow, width: width, tolerance: tolerance,
+                               toleranceAbove: toleranceAbove, breaks: breaks, vertical: vertical)
+            } else {
+                Self.markSteps(row: row, floor: floorRow, width: width, tolerance: tolerance, breaks: breaks)
             }
             breaks[width] = 1
             var x = 0
@@ -198,9 +212,12 @@ final class DepthSegments {
                         let to = Int(min(runs.end[b], runs.end[r]))
                         // Every column until the first joined one (the link), then every 4th for
                         // the contacts (weighted 4): counting them all doubled the segmenter's cost.
+                        // `vertical` holds each column's test (joined(row[x], above[x]) is
+                        // vertical[x] == 0, and 1 is contact's depthA < depthB).
                         var x = from
                         while x < to {
-                            if joined(row[x], above[x]) {
+                            let code = vertical[x]
+                            if code == 0 {
                                 union(Int32(r), Int32(b))
                                 x += 1
                                 break
@@ -209,9 +226,19 @@ final class DepthSegments {
                             x += 1
                         }
                         x += 3
+                        var nearerBelow: Int32 = 0
+                        var fartherBelow: Int32 = 0
                         while x < to {
-                            if !joined(row[x], above[x]) { contact(Int32(r), row[x], Int32(b), above[x], weight: 4) }
+                            let code = Int32(vertical[x])
+                            nearerBelow &+= code & 1
+                            fartherBelow &+= code >> 1
                             x += 4
+                        }
+                        if nearerBelow | fartherBelow != 0 {
+                            fartherContacts[r] += 4 * nearerBelow
+                            nearerContacts[b] += 4 * nearerBelow
+                            nearerContacts[r] += 4 * fartherBelow
+                            fartherContacts[b] += 4 * fartherBelow
                         }
                         b += 1
                     }
@@ -221,6 +248,69 @@ final class DepthSegments {
         runs.rowFirst[height] = Int32(n)
         runs.count = n
         return true
+    }
+
+    /// The join tolerance of each reading of a row as a whole number: floor(base + f^2 * growth),
+    /// at most 65535. Exact for the pair test: the formula grows with f (float multiply and add
+    /// are monotonic), so the tolerance of the farther reading is the larger of the two; and an
+    /// integer difference exceeds a tolerance exactly when it exceeds its floor. So the float
+    /// work is once per reading, and the pair tests run in 16-bit lanes.
+    @inline(__always)
+    private static func tolerances(row: UnsafePointer<UInt16>, width: Int, base: Float, growth: Float,
+                                   into tolerance: UnsafeMutablePointer<UInt16>) {
+        for x in 0..<width {
+            let f = Float(row[x])
+            let t = min(base + f * f * growth, 65535)
+            // floor(t) without a float-to-integer conversion (Swift's traps on range, and a trap
+            // is an exit that keeps the loop scalar): adding 2^23 rounds t to an integer in the
+            // low mantissa bits, one too many when it rounded up.
+            let shifted = t + 8_388_608
+            let roundedUp: UInt16 = shifted - 8_388_608 > t ? 1 : 0
+            tolerance[x] = UInt16(truncatingIfNeeded: shifted.bitPattern) &- roundedUp
+        }
+    }
+
+    /// `breaks` (columns 0 ..< width) for one row, and `vertical` (the same columns) against
+    /// the row above. Plain pointers in and out and one loop without exits, so that it compiles to
+    /// vector code (SSE, NEON).
+    @inline(__always)
+    private static func markSteps(row: UnsafePointer<UInt16>, above: UnsafePointer<UInt16>, floor: UnsafePointer<UInt8>,
+                                  width: Int, tolerance: UnsafePointer<UInt16>, toleranceAbove: UnsafePointer<UInt16>,
+                                  breaks: UnsafeMutablePointer<UInt8>, vertical: UnsafeMutablePointer<UInt8>) {
+        breaks[0] = 1
+        vertical[0] = code(row[0], above[0], max(tolerance[0], toleranceAbove[0]))
+        for x in 1..<max(1, width) {
+            let a = row[x]
+            let b = row[x - 1]
+            // Both bytes as values before they are combined: written as a condition, the floor's
+            // loads move under a branch and the loop stays scalar.
+            let step: UInt8 = difference(a, b) > max(tolerance[x], tolerance[x - 1]) ? 1 : 0
+            let missing: UInt8 = (a == 0 ? 1 : 0) | (b == 0 ? 1 : 0) | floor[x] | floor[x - 1]
+            breaks[x] = (step | missing) != 0 ? 1 : 0
+            vertical[x] = code(a, above[x], max(tolerance[x], toleranceAbove[x]))
+        }
+    }
+
+    @inline(__always)
+    private static func markSteps(row: UnsafePointer<UInt16>, floor: UnsafePointer<UInt8>, width: Int,
+                                  tolerance: UnsafePointer<UInt16>, breaks: UnsafeMutablePointer<UInt8>) {
+        breaks[0] = 1
+        for x in 1..<max(1, width) {
+            let a = row[x]
+            let b = row[x - 1]
+            let step: UInt8 = difference(a, b) > max(tolerance[x], tolerance[x - 1]) ? 1 : 0
+            let missing: UInt8 = (a == 0 ? 1 : 0) | (b == 0 ? 1 : 0) | floor[x] | floor[x - 1]
+            breaks[x] = (step | missing) != 0 ? 1 : 0
+        }
+    }
+
+    @inline(__always)
+    private static func difference(_ a: UInt16, _ b: UInt16) -> UInt16 { a > b ? a &- b : b &- a }
+
+    /// 0 when joined (see `joined`), 1 when `a` is the nearer reading, 2 when the farther.
+    @inline(__always)
+    private static func code(_ a: UInt16, _ b: UInt16, _ tolerance: UInt16) -> UInt8 {
+        difference(a, b) > tolerance ? (a < b ? 1 : 2) : 0
     }
 
     @inline(__always)
