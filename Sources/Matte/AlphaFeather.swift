@@ -4,8 +4,9 @@ import KernelIO
 /// Brings the work-resolution alpha up to colour resolution (nearest neighbour) and softens its
 /// edges with a separable box of the feather radius. A box on a hard edge keeps the 50 % line
 /// where the edge was, so feathering never grows or shrinks the subject. Most of a matte is flat
-/// (all subject or all backdrop), and a box of a flat stretch is the stretch itself: both passes
-/// copy, and sum only near changes of value, so the cost follows the length of the edges.
+/// (all subject or all backdrop), and a box of a flat stretch is the stretch itself: the
+/// horizontal pass copies and sums only near changes of value; the vertical one sums every
+/// column in lanes, which is cheaper than finding the few that change.
 final class AlphaFeather {
     static let maximumRadius = 64
     static let lanes = 16
@@ -20,13 +21,6 @@ final class AlphaFeather {
     private let horizontal: UnsafeMutablePointer<UInt8>
     private let paddedRow: UnsafeMutablePointer<UInt8>
     private let columnSums: UnsafeMutablePointer<UInt16>
-    /// Vertical pass: per row pair in the window (a ring of 2r+1), the count then the indices
-    /// of the 8-column chunks where the two rows differ.
-    private let pairChunks: UnsafeMutablePointer<Int32>
-    private let touched: UnsafeMutablePointer<UInt16>
-    /// Ring slot of pair q at index q + radius: the slots in a table, filled once per run,
-    /// because a double modulo per pair per row was a sixth of the vertical pass.
-    private let slotTable: UnsafeMutablePointer<Int32>
     private let memory: AlignedBuffer
     private let paddedCapacity: Int
     private let sumCapacity: Int
@@ -40,21 +34,14 @@ final class AlphaFeather {
         identityColumns = workSize.width == alphaSize.width
         paddedCapacity = alphaSize.width + Self.lanes
         sumCapacity = alphaSize.width + Self.lanes
-        let chunks = (alphaSize.width + 7) / 8
         var layout = BufferLayout()
         let horizontalSlot = layout.reserve(UInt8.self, count: workSize.height * alphaSize.width + Self.lanes)
         let paddedRowSlot = layout.reserve(UInt8.self, count: paddedCapacity)
-        let columnSumsSlot = layout.reserve(UInt16.self, count: sumCapacity)  // per 8-column chunk in the vertical pass
-        let pairChunksSlot = layout.reserve(Int32.self, count: (2 * Self.maximumRadius + 1) * (chunks + 1))
-        let touchedSlot = layout.reserve(UInt16.self, count: chunks)
-        let slotTableSlot = layout.reserve(Int32.self, count: alphaSize.height + 2 * Self.maximumRadius + 2)
+        let columnSumsSlot = layout.reserve(UInt16.self, count: sumCapacity)  // per column in the vertical pass
         memory = try AlignedBuffer(layout: layout)
         horizontal = memory.pointer(horizontalSlot)
         paddedRow = memory.pointer(paddedRowSlot)
         columnSums = memory.pointer(columnSumsSlot)
-        pairChunks = memory.pointer(pairChunksSlot)
-        touched = memory.pointer(touchedSlot)
-        slotTable = memory.pointer(slotTableSlot)
     }
 
     /// `source` is packed work-size alpha; `alpha` an .alpha8 view of alphaSize.
@@ -126,116 +113,45 @@ final class AlphaFeather {
         }
     }
 
-    /// Vertical box by 8-column chunks: a chunk whose rows in the window are all the same keeps
-    /// its value; only chunks with a change inside the window are summed. Per chunk, a count of
-    /// differing neighbouring row pairs in the window says which; each pair's differing chunks
-    /// are listed once when it enters the window and taken back from the list when it leaves.
+    /// Vertical box as per-column running sums, a whole row at a time: the entering row added
+    /// and the leaving one taken away, then every column scaled. One loop over contiguous rows
+    /// without exits, so 16-bit lanes (SSE, NEON): that costs less than finding the few columns
+    /// that change (a chunk list per row pair), which kept the pass scalar. Where the window is
+    /// flat the sum is v * taps, and (v * taps * reciprocal) >> 16 is v (see `run`), so flat
+    /// stretches come out as they went in.
     @inline(never)
     private func verticalPass(radius: Int, reciprocal: UInt16, into alpha: ImageView) {
         let width = alphaSize.width
         let lastRow = alphaSize.height - 1
-        let chunks = (width + 7) / 8
-        let scale = Int(reciprocal)
-        let ringRows = 2 * radius + 1
-        @inline(__always) func source(_ y: Int) -> UnsafeMutablePointer<UInt8> {
-            horizontal + Int(rowMap[min(lastRow, max(0, y))]) * width
+        @inline(__always) func source(_ y: Int) -> UnsafePointer<UInt8> {
+            UnsafePointer(horizontal + Int(rowMap[min(lastRow, max(0, y))]) * width)
         }
-        // Pairs -radius ... lastRow + radius: slot (q mod ringRows), counted up without dividing.
-        var next = ((-radius % ringRows) + ringRows) % ringRows
-        for i in 0...(lastRow + 2 * radius) {
-            slotTable[i] = Int32(next)
-            next += 1
-            if next == ringRows { next = 0 }
-        }
-        let slots = slotTable
-        @inline(__always) func slotOf(_ q: Int) -> Int { Int(slots[q + radius]) }
-        /// Lists the chunks where pair (q, q+1) differs into ring slot `slot` and counts them in.
-        @inline(__always) func enter(pair q: Int) {
-            let slot = slotOf(q)
-            let list = pairChunks + slot * (chunks + 1)
-            var n = 0
-            let a = UnsafeRawPointer(source(q))
-            let b = UnsafeRawPointer(source(q + 1))
-            if a != b {
-                for c in 0..<(width / 8) where a.loadUnaligned(fromByteOffset: 8 * c, as: UInt64.self)
-                    != b.loadUnaligned(fromByteOffset: 8 * c, as: UInt64.self) {
-                    list[1 + n] = Int32(c)
-                    n += 1
-                }
-                if width % 8 != 0 {
-                    let c = chunks - 1
-                    for x in (8 * c)..<width where a.load(fromByteOffset: x, as: UInt8.self) != b.load(fromByteOffset: x, as: UInt8.self) {
-                        list[1 + n] = Int32(c)
-                        n += 1
-                        break
-                    }
-                }
-            }
-            list[0] = Int32(n)
-            for i in 0..<n { columnSums[Int(list[1 + i])] &+= 1 }
-        }
-        @inline(__always) func leave(pair q: Int) {
-            let slot = slotOf(q)
-            let list = pairChunks + slot * (chunks + 1)
-            for i in 0..<Int(list[0]) { columnSums[Int(list[1 + i])] &-= 1 }
-        }
-        columnSums.update(repeating: 0, count: chunks)
-        // Window of output row y: rows y-r...y+r, i.e. pairs y-r ..< y+r.
-        for q in -radius..<radius { enter(pair: q) }
+        // At most 255 * 129 per column: 16 bits hold it.
+        let sums = columnSums
+        sums.update(repeating: 0, count: width)
+        for k in -radius...radius { Self.add(source(k), into: sums, count: width) }
         for y in 0...lastRow {
-            let out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
-            out.update(from: source(y), count: width)
-            // Only the chunks some pair in the window lists can differ from the centre row.
-            for q in (y - radius)..<(y + radius) {
-                let slot = slotOf(q)
-                let list = pairChunks + slot * (chunks + 1)
-                for i in 0..<Int(list[0]) {
-                    let c = Int(list[1 + i])
-                    if columnSums[c] == 0 { continue }
-                    blurChunk(c, row: y, radius: radius, scale: scale, into: out)
-                    // Done for this row: a zero count stops the other pairs listing it again.
-                    touched[c] = columnSums[c]
-                    columnSums[c] = 0
-                }
-            }
-            for q in (y - radius)..<(y + radius) {
-                let slot = slotOf(q)
-                let list = pairChunks + slot * (chunks + 1)
-                for i in 0..<Int(list[0]) {
-                    let c = Int(list[1 + i])
-                    if touched[c] != 0 {
-                        columnSums[c] = touched[c]
-                        touched[c] = 0
-                    }
-                }
-            }
-            leave(pair: y - radius)
-            enter(pair: y + radius)
+            Self.scaleAndSlide(sums: sums, entering: source(y + radius + 1), leaving: source(y - radius),
+                               reciprocal: reciprocal, into: alpha.row(y).assumingMemoryBound(to: UInt8.self), count: width)
         }
     }
 
     @inline(__always)
-    private func blurChunk(_ c: Int, row y: Int, radius: Int, scale: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let width = alphaSize.width
-        let lastRow = alphaSize.height - 1
-        let x0 = 8 * c
-        let x1 = min(width, x0 + 8)
-        if x1 - x0 == 8 {
-            // Eight column sums in 16-bit lanes (at most 255 * 129), scaled in 32-bit ones:
-            // vector loads and adds (NEON on the board), the same quotients as the scalar tail.
-            var sums = SIMD8<UInt16>(repeating: 0)
-            for k in -radius...radius {
-                let row = horizontal + Int(rowMap[min(lastRow, max(0, y + k))]) * width
-                sums &+= SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(row + x0).loadUnaligned(as: SIMD8<UInt8>.self))
-            }
-            let scaled = (SIMD8<UInt32>(truncatingIfNeeded: sums) &* UInt32(scale)) &>> 16
-            UnsafeMutableRawPointer(out + x0).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: scaled), as: SIMD8<UInt8>.self)
-        } else {
-            for x in x0..<x1 {
-                var sum = 0
-                for k in -radius...radius { sum += Int(horizontal[Int(rowMap[min(lastRow, max(0, y + k))]) * width + x]) }
-                out[x] = UInt8(truncatingIfNeeded: (sum * scale) >> 16)
-            }
+    private static func add(_ row: UnsafePointer<UInt8>, into sums: UnsafeMutablePointer<UInt16>, count: Int) {
+        for x in 0..<count { sums[x] &+= UInt16(row[x]) }
+    }
+
+    /// out = sums / taps (as `run` defines it), then the window moves down a row. (The last
+    /// row's move reads the bottom row again and is not used.)
+    @inline(__always)
+    private static func scaleAndSlide(sums: UnsafeMutablePointer<UInt16>, entering: UnsafePointer<UInt8>,
+                                      leaving: UnsafePointer<UInt8>, reciprocal: UInt16,
+                                      into out: UnsafeMutablePointer<UInt8>, count: Int) {
+        let scale = UInt32(reciprocal)
+        for x in 0..<count {
+            let sum = sums[x]
+            out[x] = UInt8(truncatingIfNeeded: (UInt32(sum) &* scale) &>> 16)
+            sums[x] = sum &+ UInt16(entering[x]) &- UInt16(leaving[x])
         }
     }
 }

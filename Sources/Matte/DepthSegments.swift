@@ -38,9 +38,10 @@ final class DepthSegments {
     private let minimumZ: UnsafeMutablePointer<UInt16>
     private let maximumZ: UnsafeMutablePointer<UInt16>
     private let keep: UnsafeMutablePointer<UInt8>
-    /// Edge pixels where the region across is nearer / farther.
-    private let nearerContacts: UnsafeMutablePointer<Int32>
-    private let fartherContacts: UnsafeMutablePointer<Int32>
+    /// Edge pixels where the region across is nearer / farther (per run, summed into the roots; DepthKernelIdentityTests compares them, as the classes
+    /// alone rarely show a contact counted the wrong way).
+    let nearerContacts: UnsafeMutablePointer<Int32>
+    let fartherContacts: UnsafeMutablePointer<Int32>
     /// The join tolerance in raw units is base + d^2 * growth (see `prepareTolerance`).
     private var toleranceBase: Float = 30
     private var toleranceGrowth: Float = 1 / 60_000

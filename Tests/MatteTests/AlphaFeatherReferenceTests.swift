@@ -2,8 +2,8 @@
 @testable import Matte
 import Testing
 
-/// AlphaFeather (copies flat stretches, sums only near changes, skips chunks whose window rows
-/// agree) against the plain separable box it stands for, computed everywhere: nearest-neighbour
+/// AlphaFeather (its horizontal pass copies flat stretches and sums only near changes, its
+/// vertical one keeps running column sums) against the plain separable box it stands for, computed everywhere: nearest-neighbour
 /// upscale, a horizontal box of 2r+1 with reads past the ends repeating the edge pixel, then a
 /// vertical one over the upscaled rows the same way, each scaled by ceil(65536 / (2r+1)) >> 16.
 @Suite struct AlphaFeatherReferenceTests {

@@ -7,8 +7,9 @@ import Testing
 /// The temporal blend's lanes (MatteEngine.blendTowardMask) against the scalar blend they replaced
 /// (ReferenceTemporal in this target): the same bytes for random pictures of many sizes and strides
 /// and whole scenes played through the engine, where every frame's smoothed alpha is compared with
-/// the scalar blend of the engine's own mask. (The segmenter and labeller have no lane version:
-/// the attempts measured no gain, so there is nothing to compare them with.)
+/// the scalar blend of the engine's own mask. The segmenter (DepthSegments, whose break and
+/// vertical-join tests run in lanes) against its scalar form (ReferenceSegments) on random
+/// surfaces made to sit on the join tolerance.
 @Suite struct DepthKernelIdentityTests {
     /// A small deterministic generator (the tests must fail the same way every run).
     struct Random {
@@ -64,6 +65,75 @@ import Testing
                 MatteEngine.blendTowardMask(mask: mask, soft: &soft, depth: depth, stride: stride, previous: previous,
                                             width: width, height: height, keep: keep, base: base)
                 #expect(soft == expected, "\(width)x\(height) round \(round)")
+            }
+        }
+    }
+
+    /// Rows of surfaces whose neighbour steps straddle the join tolerance (which grows with
+    /// depth, and passes 65535 near the far end at unit 1), holes, floor and foot-zone patches,
+    /// and rows that repeat the row above with noise so that vertical joins and contacts happen.
+    @Test func segmenterMatchesTheScalarSegmenter() throws {
+        var random = Random(state: 23)
+        for (width, height) in Self.sizes + [(640, 48), (203, 97)] {
+            for round in 0..<4 {
+                let unit: Float = [1, 1, 0.25, 4][round]
+                let stride = width + round
+                let segments = try DepthSegments(width: width, height: height)
+                let reference = try ReferenceSegments(width: width, height: height)
+                var depth = [UInt16](repeating: 0, count: stride * height)
+                var marks = [UInt8](repeating: 0, count: width * height)
+                for y in 0..<height {
+                    var x = 0
+                    while x < width {
+                        let length = 1 + random.below(min(width, 40))
+                        let far = round == 1 ? 30_000 + random.below(35_000) : 300 + random.below(9000)
+                        let noise = 1 + [5, 40, 150, 1500][random.below(4)]
+                        let slope = random.below(3) == 0 ? random.below(60) : 0
+                        let kind = random.below(12)
+                        let mark: UInt8 = random.below(6) == 0 ? UInt8(1 + random.below(2)) : 0
+                        for i in x..<min(width, x + length) {
+                            let value: Int
+                            if y > 0 && kind < 5 {
+                                let above = Int(depth[(y - 1) * stride + i])
+                                value = above == 0 ? far : above + random.below(noise) - noise / 2
+                            } else if kind == 5 {
+                                value = 0
+                            } else {
+                                value = far + (i - x) * slope + random.below(noise) - noise / 2
+                            }
+                            depth[y * stride + i] = UInt16(min(65535, max(random.below(20) == 0 ? 0 : 1, value)))
+                            marks[y * width + i] = mark
+                        }
+                        x += length
+                    }
+                }
+                for i in 0..<(width * height) {
+                    segments.floor[i] = marks[i]
+                    reference.floor[i] = marks[i]
+                }
+                var classes = [UInt8](repeating: 9, count: width * height)
+                var expected = classes
+                let near: UInt16 = round == 1 ? 20_000 : 400
+                let far: UInt16 = round == 1 ? 65_000 : UInt16(Float(3200) / unit)
+                let minimum = [1, 4, 30, 200][random.below(4)]
+                let done = depth.withUnsafeBufferPointer { d in
+                    segments.segment(depth: d.baseAddress!, stride: stride, unit: unit, near: near, far: far,
+                                     minimumPixels: minimum, pixelWidthMM: 1.7, into: &classes)
+                }
+                let expectedDone = depth.withUnsafeBufferPointer { d in
+                    reference.segment(depth: d.baseAddress!, stride: stride, unit: unit, near: near, far: far,
+                                      minimumPixels: minimum, pixelWidthMM: 1.7, into: &expected)
+                }
+                #expect(done == expectedDone, "\(width)x\(height) round \(round)")
+                #expect(segments.count == reference.count, "\(width)x\(height) round \(round)")
+                var contactsDiffer = 0
+                for i in 0..<min(segments.count, reference.count) where segments.nearerContacts[i] != reference.nearerContacts[i]
+                    || segments.fartherContacts[i] != reference.fartherContacts[i] {
+                    contactsDiffer += 1
+                }
+                #expect(contactsDiffer == 0, "\(width)x\(height) round \(round): \(contactsDiffer) runs' contacts differ")
+                let at = Self.mismatch(classes, expected, count: width * height)
+                #expect(at == nil, "\(width)x\(height) round \(round): classes differ first at \(at ?? -1)")
             }
         }
     }

@@ -1,0 +1,315 @@
+import KernelIO
+@testable import Matte
+
+/// DepthSegments as it was before its break and vertical-join tests ran in lanes (per-reading
+/// integer tolerances, a whole row at a time), which the segmenter must match byte for byte
+/// (DepthKernelIdentityTests). Kept verbatim but for the name; documentation in DepthSegments.
+final class ReferenceSegments {
+    static let maximumDepthSpanMM: Float = 1500
+    static let maximumWidthMM: Float = 2500
+    /// Ground: nearer surfaces on more than this many times as much of the edge as farther ones.
+    /// Not 1: a person half hidden by a nearer one, with the sensor's shadow (no reading, so no
+    /// contact) down their other side, has few farther contacts left.
+    static let groundRatio: Int32 = 4
+
+    let width: Int
+    let height: Int
+    var capacity: Int { runs.capacity }
+    var count: Int { runs.count }
+
+    private let runs: RunTable
+    private let pixels: UnsafeMutablePointer<Int32>
+    private let depthSum: UnsafeMutablePointer<Float>
+    private let minimumX: UnsafeMutablePointer<Int32>
+    private let maximumX: UnsafeMutablePointer<Int32>
+    private let minimumZ: UnsafeMutablePointer<UInt16>
+    private let maximumZ: UnsafeMutablePointer<UInt16>
+    private let keep: UnsafeMutablePointer<UInt8>
+    /// Edge pixels where the region across is nearer / farther.
+    let nearerContacts: UnsafeMutablePointer<Int32>
+    let fartherContacts: UnsafeMutablePointer<Int32>
+    /// The join tolerance in raw units is base + d^2 * growth (see `prepareTolerance`).
+    private var toleranceBase: Float = 30
+    private var toleranceGrowth: Float = 1 / 60_000
+    /// floor(toleranceBase): a difference up to this is joined whatever the depth (the growth
+    /// term only adds), decided in integers without the float formula.
+    private var sureJoin = 30
+    /// Per column of the current row: 1 where a run cannot continue from the pixel on its left.
+    private let breaks: UnsafeMutablePointer<UInt8>
+    /// Per pixel, set by the caller: 1 on the floor, 2 on the floor's foot zone (just above
+    /// it: a shoe, or floor noise), 0 elsewhere.
+    let floor: UnsafeMutablePointer<UInt8>
+    private let memory: AlignedBuffer
+
+    init(width: Int, height: Int) throws(SystemError) {
+        self.width = width
+        self.height = height
+        runs = try RunTable(width: width, height: height)
+        let capacity = runs.capacity
+        var layout = BufferLayout()
+        let pixelsSlot = layout.reserve(Int32.self, count: capacity)
+        let depthSumSlot = layout.reserve(Float.self, count: capacity)
+        let minimumXSlot = layout.reserve(Int32.self, count: capacity)
+        let maximumXSlot = layout.reserve(Int32.self, count: capacity)
+        let minimumZSlot = layout.reserve(UInt16.self, count: capacity)
+        let maximumZSlot = layout.reserve(UInt16.self, count: capacity)
+        let keepSlot = layout.reserve(UInt8.self, count: capacity)
+        let nearerSlot = layout.reserve(Int32.self, count: capacity)
+        let fartherSlot = layout.reserve(Int32.self, count: capacity)
+        let breaksSlot = layout.reserve(UInt8.self, count: width + 8)
+        let floorSlot = layout.reserve(UInt8.self, count: width * height)
+        memory = try AlignedBuffer(layout: layout)
+        pixels = memory.pointer(pixelsSlot)
+        depthSum = memory.pointer(depthSumSlot)
+        minimumX = memory.pointer(minimumXSlot)
+        maximumX = memory.pointer(maximumXSlot)
+        minimumZ = memory.pointer(minimumZSlot)
+        maximumZ = memory.pointer(maximumZSlot)
+        keep = memory.pointer(keepSlot)
+        nearerContacts = memory.pointer(nearerSlot)
+        fartherContacts = memory.pointer(fartherSlot)
+        breaks = memory.pointer(breaksSlot)
+        breaks.update(repeating: 1, count: width + 8)
+        floor = memory.pointer(floorSlot)
+    }
+
+    /// The step two neighbouring readings of one surface may differ by: a few of the sensor's
+    /// quantisation steps, which grow with the square of distance (disparity sensors), plus a
+    /// floor for noise. 30 mm + z^2 / 60 m: 45 mm at 1 m, 97 mm at 2 m, 180 mm at 3 m. In raw
+    /// units d = z / unit: 30 / unit + d^2 * unit / 60 m.
+    private func prepareTolerance(unit: Float) {
+        toleranceBase = 30 / unit
+        toleranceGrowth = unit / 60_000
+        sureJoin = Int(min(65535, toleranceBase))
+    }
+
+    @inline(__always)
+    private func joined(_ a: UInt16, _ b: UInt16) -> Bool {
+        // Exact shortcut: base + far^2 * growth >= base (the product is >= 0 and float addition
+        // is monotonic), and an integer d <= floor(base) is <= base.
+        let difference = Int(a) &- Int(b)
+        if (difference < 0 ? 0 &- difference : difference) <= sureJoin { return true }
+        let fa = Float(a)
+        let fb = Float(b)
+        let far = max(fa, fb)
+        return abs(fa - fb) <= toleranceBase + far * far * toleranceGrowth
+    }
+
+    /// Segments `depth` (raw units; 0 = no reading) and writes the class map RunLabeller reads:
+    /// foreground for kept regions, hole for no reading, background for the rest (floor
+    /// included). `near`/`far` is the band in raw units, `pixelWidthMM` the width of one grid
+    /// pixel at 1 m. Returns false when the frame has more runs than `capacity` (pure noise).
+    func segment(depth: UnsafePointer<UInt16>, stride: Int, unit: Float, near: UInt16, far: UInt16,
+                 minimumPixels: Int, pixelWidthMM: Float, into classes: UnsafeMutablePointer<UInt8>) -> Bool {
+        prepareTolerance(unit: unit)
+        guard extractRuns(depth: depth, stride: stride) else { return false }
+        flatten()
+        decide(unit: unit, near: near, far: far, minimumPixels: minimumPixels, pixelWidthMM: pixelWidthMM)
+        paint(depth: depth, stride: stride, into: classes)
+        return true
+    }
+
+    @inline(__always)
+    private func find(_ i: Int32) -> Int32 { Int32(runs.find(Int(i))) }
+
+    @inline(__always)
+    private func union(_ a: Int32, _ b: Int32) { runs.union(Int(a), Int(b)) }
+
+    @inline(never)
+    private func extractRuns(depth: UnsafePointer<UInt16>, stride: Int) -> Bool {
+        var n = 0
+        for y in 0..<height {
+            let row = depth + y * stride
+            let floorRow = floor + y * width
+            runs.rowFirst[y] = Int32(n)
+            // Where runs break, in one branch-free pass the compiler vectorises: at a missing
+            // reading, at the floor, after either, and at a depth step beyond the tolerance.
+            // The scan below then moves eight columns at a time through unbroken stretches.
+            let base = toleranceBase
+            let growth = toleranceGrowth
+            breaks[0] = 1
+            for x in 1..<max(1, width) {
+                let a = row[x]
+                let b = row[x - 1]
+                let fa = Float(a)
+                let fb = Float(b)
+                let far = max(fa, fb)
+                let step: UInt8 = abs(fa - fb) > base + far * far * growth ? 1 : 0
+                let missing: UInt8 = (a == 0 ? 1 : 0) | (b == 0 ? 1 : 0) | floorRow[x] | floorRow[x - 1]
+                breaks[x] = (step | missing) != 0 ? 1 : 0
+            }
+            breaks[width] = 1
+            var x = 0
+            while x < width {
+                if row[x] == 0 || floorRow[x] != 0 {
+                    x += 1
+                    continue
+                }
+                guard n < capacity else { return false }
+                let first = x
+                nearerContacts[n] = 0
+                fartherContacts[n] = 0
+                // Cut from the run just left of it by a depth step: the two meet here.
+                if x > 0 && row[x - 1] != 0 && floorRow[x - 1] == 0 && n > Int(runs.rowFirst[y]) && runs.end[n - 1] == Int32(x) {
+                    contact(Int32(n - 1), row[x - 1], Int32(n), row[x])
+                }
+                x += 1
+                while x + 8 <= width && UnsafeRawPointer(breaks + x).loadUnaligned(as: UInt64.self) == 0 { x += 8 }
+                while breaks[x] == 0 { x += 1 }
+                // A run is one continuous surface: its ends give its depth range and, averaged,
+                // its mean closely enough, without touching every pixel again.
+                let low = min(row[first], row[x - 1])
+                let high = max(row[first], row[x - 1])
+                runs.start[n] = Int32(first)
+                runs.end[n] = Int32(x)
+                runs.parent[n] = Int32(n)
+                pixels[n] = Int32(x - first)
+                depthSum[n] = (Float(row[first]) + Float(row[x - 1])) * 0.5 * Float(x - first)
+                minimumX[n] = Int32(first)
+                maximumX[n] = Int32(x - 1)
+                minimumZ[n] = low
+                maximumZ[n] = high
+                n += 1
+            }
+            // Join with the runs of the row above that touch this run at a column where the
+            // two readings are one surface.
+            if y > 0 {
+                let above = depth + (y - 1) * stride
+                var a = Int(runs.rowFirst[y - 1])
+                let aEnd = Int(runs.rowFirst[y])
+                for r in Int(runs.rowFirst[y])..<n {
+                    while a < aEnd && runs.end[a] <= runs.start[r] { a += 1 }
+                    var b = a
+                    while b < aEnd && runs.start[b] < runs.end[r] {
+                        let from = Int(max(runs.start[b], runs.start[r]))
+                        let to = Int(min(runs.end[b], runs.end[r]))
+                        // Every column until the first joined one (the link), then every 4th for
+                        // the contacts (weighted 4): counting them all doubled the segmenter's cost.
+                        var x = from
+                        while x < to {
+                            if joined(row[x], above[x]) {
+                                union(Int32(r), Int32(b))
+                                x += 1
+                                break
+                            }
+                            contact(Int32(r), row[x], Int32(b), above[x], weight: 1)
+                            x += 1
+                        }
+                        x += 3
+                        while x < to {
+                            if !joined(row[x], above[x]) { contact(Int32(r), row[x], Int32(b), above[x], weight: 4) }
+                            x += 4
+                        }
+                        b += 1
+                    }
+                }
+            }
+        }
+        runs.rowFirst[height] = Int32(n)
+        runs.count = n
+        return true
+    }
+
+    @inline(__always)
+    private func contact(_ a: Int32, _ depthA: UInt16, _ b: Int32, _ depthB: UInt16, weight: Int32 = 1) {
+        if depthA < depthB {
+            fartherContacts[Int(a)] += weight
+            nearerContacts[Int(b)] += weight
+        } else {
+            nearerContacts[Int(a)] += weight
+            fartherContacts[Int(b)] += weight
+        }
+    }
+
+    /// Sums every run's figures into its root (roots have the smallest index, so one pass).
+    @inline(never)
+    private func flatten() {
+        for i in 0..<count {
+            let root = Int(find(Int32(i)))
+            runs.parent[i] = Int32(root)
+            guard root != i else { continue }
+            pixels[root] += pixels[i]
+            depthSum[root] += depthSum[i]
+            minimumX[root] = min(minimumX[root], minimumX[i])
+            maximumX[root] = max(maximumX[root], maximumX[i])
+            minimumZ[root] = min(minimumZ[root], minimumZ[i])
+            maximumZ[root] = max(maximumZ[root], maximumZ[i])
+            nearerContacts[root] += nearerContacts[i]
+            fartherContacts[root] += fartherContacts[i]
+        }
+    }
+
+    @inline(never)
+    private func decide(unit: Float, near: UInt16, far: UInt16, minimumPixels: Int, pixelWidthMM: Float) {
+        let span = Self.maximumDepthSpanMM / unit
+        for i in 0..<count {
+            keep[i] = 0
+            guard runs.parent[i] == Int32(i), Int(pixels[i]) >= minimumPixels else { continue }
+            let mean = depthSum[i] / Float(pixels[i])
+            guard mean >= Float(near) && mean <= Float(far) else { continue }
+            guard Float(maximumZ[i]) - Float(minimumZ[i]) <= span else { continue }
+            let widthMM = Float(maximumX[i] - minimumX[i] + 1) * pixelWidthMM * mean * unit / 1000
+            guard widthMM <= Self.maximumWidthMM else { continue }
+            guard nearerContacts[i] <= Self.groundRatio * fartherContacts[i] else { continue }
+            keep[i] = 1
+        }
+    }
+
+    @inline(never)
+    private func paint(depth: UnsafePointer<UInt16>, stride: Int, into classes: UnsafeMutablePointer<UInt8>) {
+        for y in 0..<height {
+            let row = depth + y * stride
+            let out = classes + y * width
+            for x in 0..<width { out[x] = row[x] == 0 ? RunLabeller.hole : RunLabeller.background }
+            for r in Int(runs.rowFirst[y])..<Int(runs.rowFirst[y + 1]) where keep[Int(runs.parent[r])] != 0 {
+                (out + Int(runs.start[r])).update(repeating: RunLabeller.foreground, count: Int(runs.end[r] - runs.start[r]))
+            }
+            if y > 0 { growFeet(row: y, depth: depth, stride: stride, into: classes) }
+        }
+    }
+
+    /// Feet: the floor's points were taken out before joining, and with them the soles of the
+    /// shoes standing on it. A foot-zone reading joins the person when it touches them from
+    /// above or from the side and its depth is one surface with theirs; floor points themselves
+    /// (mark 1) never do, so the floor in front of the feet stays out.
+    @inline(__always)
+    private func growFeet(row y: Int, depth: UnsafePointer<UInt16>, stride: Int, into classes: UnsafeMutablePointer<UInt8>) {
+        let marks = floor + y * width
+        let row = depth + y * stride
+        let above = depth + (y - 1) * stride
+        let out = classes + y * width
+        let outAbove = classes + (y - 1) * width
+        var any = false
+        // Foot-zone marks are rare: eight marks at a time are skipped while none is 2 (marks are
+        // 0, 1 or 2, so a 2 is the only value with bit 1 set). A scalar search of every column
+        // was four fifths of the paint.
+        let words = UnsafeRawPointer(marks)
+        var x = 0
+        while x < width {
+            if x + 8 <= width && words.loadUnaligned(fromByteOffset: x, as: UInt64.self) & 0x0202_0202_0202_0202 == 0 {
+                x += 8
+                continue
+            }
+            if marks[x] == 2 && outAbove[x] == RunLabeller.foreground && joined(row[x], above[x]) {
+                out[x] = RunLabeller.foreground
+                any = true
+            }
+            x += 1
+        }
+        guard any else { return }
+        if width > 1 {
+            for x in 1..<width where marks[x] == 2 && out[x] != RunLabeller.foreground
+                && out[x - 1] == RunLabeller.foreground && joined(row[x], row[x - 1]) {
+                out[x] = RunLabeller.foreground
+            }
+            x = width - 2
+            while x >= 0 {
+                if marks[x] == 2 && out[x] != RunLabeller.foreground && out[x + 1] == RunLabeller.foreground
+                    && joined(row[x], row[x + 1]) {
+                    out[x] = RunLabeller.foreground
+                }
+                x -= 1
+            }
+        }
+    }
+}
