@@ -166,7 +166,7 @@ final class RunLabeller {
 
     @inline(never)
     private func linkBinary() {
-        for i in 0..<count { runs.parent[i] = Int32(i) }
+        for i in 0..<count { runs.parent[i] = Int32(truncatingIfNeeded: i) }
         for y in 0..<height {
             let first = Int(runs.rowFirst[y])
             let last = Int(runs.rowFirst[y + 1])
@@ -175,15 +175,13 @@ final class RunLabeller {
             }
             if y > 0 { linkRows(previous: Int(runs.rowFirst[y - 1]), current: first, end: last, binary: true) }
         }
-        // Area in foregroundContact, "touches the frame border" in backgroundContact.
-        let lastRow = Int32(height - 1)
-        var y: Int32 = 0
-        for i in 0..<count {
-            while Int(runs.rowFirst[Int(y) + 1]) <= i { y += 1 }
-            foregroundContact[i] = runs.end[i] - runs.start[i]
-            let touches = y == 0 || y == lastRow || runs.start[i] == 0 || Int(runs.end[i]) == width
-            backgroundContact[i] = touches ? 1 : 0
-        }
+        // Area in foregroundContact, "touches the frame border" in backgroundContact: over all
+        // runs in one loop without branches (vector code), then the first and last rows' runs,
+        // which touch it whatever their columns.
+        Self.measureRuns(start: runs.start, end: runs.end, count: count, width: Int32(width),
+                         area: foregroundContact, touches: backgroundContact)
+        for i in 0..<Int(runs.rowFirst[1]) { backgroundContact[i] = 1 }
+        for i in Int(runs.rowFirst[height - 1])..<count { backgroundContact[i] = 1 }
         for i in 0..<count {
             let p = Int(runs.parent[i])
             if p != i {
@@ -192,6 +190,17 @@ final class RunLabeller {
                 foregroundContact[root] += foregroundContact[i]
                 backgroundContact[root] |= backgroundContact[i]
             }
+        }
+    }
+
+    @inline(__always)
+    private static func measureRuns(start: UnsafePointer<Int32>, end: UnsafePointer<Int32>, count: Int, width: Int32,
+                                    area: UnsafeMutablePointer<Int32>, touches: UnsafeMutablePointer<Int32>) {
+        for i in 0..<count {
+            let s = start[i]
+            let e = end[i]
+            area[i] = e &- s
+            touches[i] = (s == 0 ? 1 : 0) | (e == width ? 1 : 0)
         }
     }
 

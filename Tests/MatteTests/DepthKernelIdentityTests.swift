@@ -9,7 +9,8 @@ import Testing
 /// and whole scenes played through the engine, where every frame's smoothed alpha is compared with
 /// the scalar blend of the engine's own mask. The segmenter (DepthSegments, whose break and
 /// vertical-join tests run in lanes) against its scalar form (ReferenceSegments) on random
-/// surfaces made to sit on the join tolerance.
+/// surfaces made to sit on the join tolerance, and the labeller (RunLabeller) against its
+/// earlier form (ReferenceLabeller) on random class maps.
 @Suite struct DepthKernelIdentityTests {
     /// A small deterministic generator (the tests must fail the same way every run).
     struct Random {
@@ -134,6 +135,39 @@ import Testing
                 #expect(contactsDiffer == 0, "\(width)x\(height) round \(round): \(contactsDiffer) runs' contacts differ")
                 let at = Self.mismatch(classes, expected, count: width * height)
                 #expect(at == nil, "\(width)x\(height) round \(round): classes differ first at \(at ?? -1)")
+            }
+        }
+    }
+
+    /// Class maps of runs of background, hole and foreground, rows mostly repeating the row
+    /// above (so components span rows and touch the border or not), of many sizes.
+    @Test func labellerMatchesTheScalarLabeller() throws {
+        var random = Random(state: 31)
+        for (width, height) in Self.sizes + [(640, 48), (203, 97)] {
+            for round in 0..<3 {
+                let labeller = try RunLabeller(width: width, height: height)
+                let reference = try ReferenceLabeller(width: width, height: height)
+                var classes = [UInt8](repeating: 0, count: width * height)
+                for y in 0..<height {
+                    var x = 0
+                    while x < width {
+                        let length = 1 + random.below(min(width, [3, 12, 60][round]))
+                        let kind = UInt8(random.below(3))
+                        let copy = y > 0 && random.below(4) != 0
+                        for i in x..<min(width, x + length) {
+                            classes[y * width + i] = copy ? classes[(y - 1) * width + i] : kind
+                        }
+                        x += length
+                    }
+                }
+                let minimum = [1, 6, 40][round]
+                var mask = [UInt8](repeating: 7, count: width * height)
+                var expected = mask
+                let done = labeller.label(classes: classes, minimumBlob: minimum, into: &mask)
+                let expectedDone = reference.label(classes: classes, minimumBlob: minimum, into: &expected)
+                #expect(done == expectedDone, "\(width)x\(height) round \(round)")
+                let at = Self.mismatch(mask, expected, count: width * height)
+                #expect(at == nil, "\(width)x\(height) round \(round): masks differ first at \(at ?? -1)")
             }
         }
     }
