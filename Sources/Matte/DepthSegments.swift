@@ -229,6 +229,20 @@ final class DepthSegments {
                         x += 3
                         var nearerBelow: Int32 = 0
                         var fartherBelow: Int32 = 0
+                        // Two samples (bytes 0 and 4) per 8-byte word, counted in the word's
+                        // two 32-bit halves: codes are 0, 1 or 2, so bit 0 counts 1s and bit 1
+                        // 2s. (Bytes past `to` are loaded but masked off; `vertical` has slack.)
+                        var ones: UInt64 = 0
+                        var twos: UInt64 = 0
+                        let words = UnsafeRawPointer(vertical)
+                        while x + 4 < to {
+                            let word = UInt64(littleEndian: words.loadUnaligned(fromByteOffset: x, as: UInt64.self))
+                            ones &+= word & 0x0000_0001_0000_0001
+                            twos &+= (word >> 1) & 0x0000_0001_0000_0001
+                            x += 8
+                        }
+                        nearerBelow = Int32(truncatingIfNeeded: (ones & 0xFFFF_FFFF) &+ (ones >> 32))
+                        fartherBelow = Int32(truncatingIfNeeded: (twos & 0xFFFF_FFFF) &+ (twos >> 32))
                         while x < to {
                             let code = Int32(vertical[x])
                             nearerBelow &+= code & 1
