@@ -28,6 +28,12 @@ final class RunLabeller {
     private let kind: UnsafeMutablePointer<UInt8>
     private let foregroundContact: UnsafeMutablePointer<Int32>
     private let backgroundContact: UnsafeMutablePointer<Int32>
+    /// Pass 1's pairs of vertically touching runs of different classes: the only vertical
+    /// links pass 2 can add (see `linkBinary`). At most one per step of the walk over two rows'
+    /// runs, so at most two per run.
+    private let crossUpper: UnsafeMutablePointer<Int32>
+    private let crossLower: UnsafeMutablePointer<Int32>
+    private var crossCount = 0
     private let memory: AlignedBuffer
 
     init(width: Int, height: Int) throws(SystemError) {
@@ -38,10 +44,14 @@ final class RunLabeller {
         let kindSlot = layout.reserve(UInt8.self, count: runs.capacity)
         let foregroundSlot = layout.reserve(Int32.self, count: runs.capacity)
         let backgroundSlot = layout.reserve(Int32.self, count: runs.capacity)
+        let crossUpperSlot = layout.reserve(Int32.self, count: 2 * runs.capacity)
+        let crossLowerSlot = layout.reserve(Int32.self, count: 2 * runs.capacity)
         memory = try AlignedBuffer(layout: layout)
         kind = memory.pointer(kindSlot)
         foregroundContact = memory.pointer(foregroundSlot)
         backgroundContact = memory.pointer(backgroundSlot)
+        crossUpper = memory.pointer(crossUpperSlot)
+        crossLower = memory.pointer(crossLowerSlot)
     }
 
     /// Reads the class map (width x height, packed) and writes the binary mask (0 or 255, packed).
@@ -63,6 +73,7 @@ final class RunLabeller {
     private func extractAndLinkRuns(classes: UnsafePointer<UInt8>) -> Bool {
         var n = 0
         let lastRow = height - 1
+        crossCount = 0
         for y in 0..<height {
             let row = classes + y * width
             runs.rowFirst[y] = Int32(n)
@@ -92,7 +103,7 @@ final class RunLabeller {
             if first + 1 < n {
                 for i in (first + 1)..<n { contact(i - 1, i, 1) }
             }
-            if y > 0 { linkRows(previous: Int(runs.rowFirst[y - 1]), current: first, end: n, binary: false) }
+            if y > 0 { linkRows(previous: Int(runs.rowFirst[y - 1]), current: first, end: n) }
         }
         runs.rowFirst[height] = Int32(n)
         runs.count = n
@@ -100,8 +111,8 @@ final class RunLabeller {
     }
 
     /// Walks two rows' runs in step; runs that overlap (4-connectivity) are joined when of one
-    /// class, and otherwise tell a hole what borders it.
-    private func linkRows(previous: Int, current: Int, end rowEnd: Int, binary: Bool) {
+    /// class, and otherwise tell a hole what borders it and are kept for pass 2.
+    private func linkRows(previous: Int, current: Int, end rowEnd: Int) {
         var i = previous
         var j = current
         while i < current && j < rowEnd {
@@ -109,8 +120,11 @@ final class RunLabeller {
             if overlap > 0 {
                 if kind[i] == kind[j] {
                     union(i, j)
-                } else if !binary {
+                } else {
                     contact(i, j, overlap)
+                    crossUpper[crossCount] = Int32(truncatingIfNeeded: i)
+                    crossLower[crossCount] = Int32(truncatingIfNeeded: j)
+                    crossCount += 1
                 }
             }
             if runs.end[i] < runs.end[j] {
@@ -164,16 +178,24 @@ final class RunLabeller {
 
     // MARK: pass 2
 
+    /// Pass 1's components stay joined: their runs were of one class, and a hole's runs all
+    /// take its root's decision, so they are of one class again. What pass 2 adds are links
+    /// between runs whose classes differed and now agree: neighbours in a row (always of
+    /// different classes in pass 1) and pass 1's vertical cross pairs. The same components as
+    /// joining every touching pair of one class afresh, without walking the rows again.
     @inline(never)
     private func linkBinary() {
-        for i in 0..<count { runs.parent[i] = Int32(truncatingIfNeeded: i) }
         for y in 0..<height {
             let first = Int(runs.rowFirst[y])
             let last = Int(runs.rowFirst[y + 1])
             if first + 1 < last {
                 for i in (first + 1)..<last where kind[i] == kind[i - 1] { union(i - 1, i) }
             }
-            if y > 0 { linkRows(previous: Int(runs.rowFirst[y - 1]), current: first, end: last, binary: true) }
+        }
+        for p in 0..<crossCount {
+            let upper = Int(crossUpper[p])
+            let lower = Int(crossLower[p])
+            if kind[upper] == kind[lower] { union(upper, lower) }
         }
         // Area in foregroundContact, "touches the frame border" in backgroundContact: over all
         // runs in one loop without branches (vector code), then the first and last rows' runs,
