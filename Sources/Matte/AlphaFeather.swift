@@ -132,7 +132,8 @@ final class AlphaFeather {
         for k in -radius...radius { Self.add(source(k), into: sums, count: width) }
         for y in 0...lastRow {
             Self.scaleAndSlide(sums: sums, entering: source(y + radius + 1), leaving: source(y - radius),
-                               reciprocal: reciprocal, into: alpha.row(y).assumingMemoryBound(to: UInt8.self), count: width)
+                               reciprocal: reciprocal, into: alpha.row(y).assumingMemoryBound(to: UInt8.self),
+                               count: width)
         }
     }
 

@@ -38,8 +38,9 @@ final class DepthSegments {
     private let minimumZ: UnsafeMutablePointer<UInt16>
     private let maximumZ: UnsafeMutablePointer<UInt16>
     private let keep: UnsafeMutablePointer<UInt8>
-    /// Edge pixels where the region across is nearer / farther (per run, summed into the roots; DepthKernelIdentityTests compares them, as the classes
-    /// alone rarely show a contact counted the wrong way).
+    /// Edge pixels where the region across is nearer / farther, per run and summed into the
+    /// roots. Not private: DepthKernelIdentityTests compares them, as the classes alone rarely
+    /// show a contact counted the wrong way.
     let nearerContacts: UnsafeMutablePointer<Int32>
     let fartherContacts: UnsafeMutablePointer<Int32>
     /// The join tolerance in raw units is base + d^2 * growth (see `prepareTolerance`).
@@ -153,8 +154,8 @@ final class DepthSegments {
             // reading, at the floor, after either, and at a depth step beyond the tolerance.
             // The scan below then moves eight columns at a time through unbroken stretches.
             // In the same pass, every column's test against the row above, for the vertical
-            // join: decided per column in scalar code it was a third of the segmenter (the
-            // float formula's branch mispredicted on noisy far surfaces).
+            // join below: there, decided per column with the float formula, it was a third of
+            // the segmenter (its branch mispredicted on noisy far surfaces), and scalar.
             // This row's tolerances become the next row's `above`: each is computed once.
             let previous = toleranceAbove
             toleranceAbove = tolerance

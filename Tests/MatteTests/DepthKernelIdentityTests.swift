@@ -128,7 +128,8 @@ import Testing
                 #expect(done == expectedDone, "\(width)x\(height) round \(round)")
                 #expect(segments.count == reference.count, "\(width)x\(height) round \(round)")
                 var contactsDiffer = 0
-                for i in 0..<min(segments.count, reference.count) where segments.nearerContacts[i] != reference.nearerContacts[i]
+                for i in 0..<min(segments.count, reference.count)
+                    where segments.nearerContacts[i] != reference.nearerContacts[i]
                     || segments.fartherContacts[i] != reference.fartherContacts[i] {
                     contactsDiffer += 1
                 }
