@@ -89,20 +89,31 @@ final class RunLabeller {
                 runs.end[n] = Int32(e)
                 kind[n] = k
                 runs.parent[n] = Int32(n)
-                foregroundContact[n] = 0
                 // The frame border is unknown territory: it argues against filling a hole.
                 var border: Int32 = 0
                 if y == 0 || y == lastRow { border = Int32(e - x) }
                 if x == 0 { border += 1 }
                 if e == width { border += 1 }
-                backgroundContact[n] = k == Self.hole ? border : 0
+                // The run on the left (a different class) is a contact of length 1 either way,
+                // counted here without branches on the classes: they mispredicted.
+                let isHole: Int32 = k == Self.hole ? 1 : 0
+                let isForeground: Int32 = k == Self.foreground ? 1 : 0
+                var leftHole: Int32 = 0
+                var leftForeground: Int32 = 0
+                if x > 0 {
+                    let left = kind[n - 1]
+                    leftHole = left == Self.hole ? 1 : 0
+                    leftForeground = left == Self.foreground ? 1 : 0
+                    foregroundContact[n - 1] &+= leftHole & isForeground
+                    backgroundContact[n - 1] &+= leftHole & (1 &- isForeground)
+                }
+                let hasLeft: Int32 = x > 0 ? 1 : 0
+                foregroundContact[n] = isHole & leftForeground
+                backgroundContact[n] = isHole &* (border &+ (hasLeft & (1 &- leftForeground)))
                 n += 1
                 x = e
             }
             let first = Int(runs.rowFirst[y])
-            if first + 1 < n {
-                for i in (first + 1)..<n { contact(i - 1, i, 1) }
-            }
             if y > 0 { linkRows(previous: Int(runs.rowFirst[y - 1]), current: first, end: n) }
         }
         runs.rowFirst[height] = Int32(n)
