@@ -1,9 +1,10 @@
 import KernelIO
 @testable import Matte
 
-/// RunLabeller as it was before its run measures were taken in one loop over all runs, which
-/// the labeller must match byte for byte (DepthKernelIdentityTests). Kept verbatim but for the
-/// name; documentation in RunLabeller.
+/// RunLabeller as it was before pass 2 started from pass 1's components, the left contacts were
+/// counted as runs are made and the run measures taken in one loop: the labeller must match it
+/// byte for byte (DepthKernelIdentityTests). Kept verbatim but for the name; documentation in
+/// RunLabeller.
 final class ReferenceLabeller {
     static let background: UInt8 = 0
     static let hole: UInt8 = 1
