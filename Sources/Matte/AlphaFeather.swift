@@ -53,7 +53,7 @@ final class AlphaFeather {
                 let from = source + Int(rowMap[y]) * workSize.width
                 let to = alpha.row(y).assumingMemoryBound(to: UInt8.self)
                 if identityColumns {
-                    to.update(from: from, count: width)
+                    to.copyElements(from: from, count: width)
                 } else {
                     for x in 0..<width { to[x] = from[Int(columnMap[x])] }
                 }
@@ -84,7 +84,7 @@ final class AlphaFeather {
             for x in 0..<width { paddedRow[x] = source[Int(columnMap[x])] }
             body = UnsafePointer(paddedRow)
         }
-        output.update(from: body, count: width)
+        output.copyElements(from: body, count: width)
         let lastColumn = width - 1
         @inline(__always) func at(_ k: Int) -> Int { Int(body[min(lastColumn, max(0, k))]) }
         let scale = Int(reciprocal)

@@ -446,7 +446,7 @@ public final class MatteEngine {
         let weight = min(95, max(0, parameters.temporalPercent))
         let blend = hasPrevious && weight > 0 && previousUnit == unit
         if !blend {
-            softAlpha.update(from: mask, count: workSize.pixelCount)
+            softAlpha.copyElements(from: mask, count: workSize.pixelCount)
         } else {
             let keep = 256 - weight * 256 / 100
             let base = max(1, min(1000, Int(20 / unit)))
@@ -454,7 +454,7 @@ public final class MatteEngine {
                                  width: width, height: height, keep: keep, base: base)
         }
         for y in 0..<height {
-            (previousDepth + y * width).update(from: depth + y * stride, count: width)
+            (previousDepth + y * width).copyElements(from: depth + y * stride, count: width)
         }
         hasPrevious = true
         previousUnit = unit
