@@ -39,13 +39,18 @@ final class RimDecontamination {
     let lanes: RimLanes
     /// What the column searches have read this frame.
     private let columns: ColumnMemo
+    /// The current row's runs with solved pixels: start, end, start, end...
+    private let runs: UnsafeMutablePointer<Int32>
 
     init(size: FrameSize) throws(SystemError) {
         self.size = size
         let laneCount = RimLanes.storageCount(capacity: size.width)
-        patch = try RimPatch(size: size, workingCount: laneCount + ColumnMemo.storageCount(width: size.width))
+        let memoCount = ColumnMemo.storageCount(width: size.width)
+        // A row holds at most width / 2 + 1 runs (a confident pixel between any two).
+        patch = try RimPatch(size: size, workingCount: laneCount + memoCount + size.width + 4)
         lanes = RimLanes(storage: patch.working, capacity: size.width)
         columns = ColumnMemo(storage: patch.working + laneCount, width: size.width)
+        runs = patch.working + laneCount + memoCount
     }
 
     /// `colour` the camera frame, `alpha` its finished .alpha8 matte (both of `size`): `patch`
@@ -57,12 +62,17 @@ final class RimDecontamination {
         let width = size.width
         // Locals, not the class's properties, inside the loops: no dynamic exclusivity checks.
         let lookout = self.lookout
+        let lanes = self.lanes
+        let runs = self.runs
+        let ycbcr = colour.format == .yuyv || colour.format == .nv12
         var writer = patch.startWriting()
         defer { patch.finish(writer) }
         columns.reset()
         for y in 0..<size.height {
             let row = UnsafePointer(alpha.row(y).assumingMemoryBound(to: UInt8.self))
             var x = 0
+            var solved = 0
+            var runCount = 0
             while x < width {
                 // 32 then eight bytes at a time to the next partial pixel, then to the next confident one.
                 if x + 32 <= width && (Self.partialBits(row, x) | Self.partialBits(row, x + 8)
@@ -82,8 +92,22 @@ final class RimDecontamination {
                     continue
                 }
                 let end = Self.confidentFrom(row, x + 1, width: width)
-                correctRun(from: x, to: end, y: y, colour: colour, alpha: alpha, lookout: lookout, into: &writer)
+                let before = solved
+                solved = gatherRun(from: x, to: end, y: y, row: row, colour: colour, alpha: alpha, lookout: lookout,
+                                   solved: solved)
+                if solved > before {
+                    runs[2 * runCount] = Int32(truncatingIfNeeded: x)
+                    runs[2 * runCount + 1] = Int32(truncatingIfNeeded: end)
+                    runCount += 1
+                }
                 x = end
+            }
+            // A whole row's rim through the lanes at once: runs are short (a few pixels at the
+            // subject's sides), and solving each alone was mostly the lanes' set-up and padding.
+            guard solved > 0 else { continue }
+            lanes.solve(count: solved, ycbcr: ycbcr)
+            for r in 0..<runCount {
+                emitRun(from: Int(runs[2 * r]), to: Int(runs[2 * r + 1]), y: y, row: row, colour: colour, into: &writer)
             }
         }
     }
@@ -169,26 +193,37 @@ final class RimDecontamination {
     @inline(__always)
     private static func isConfident(_ a: UInt8) -> Bool { a &+ 1 <= 1 }
 
-    /// The partial pixels from..<to of row y, bounded by confident pixels (or the frame's edge).
-    /// Per pixel, as before the run form: the nearest confident pixel left, right, up, down in that
-    /// order, the first opaque one the subject, the first clear one the background, stopping once
-    /// both are found.
-    private func correctRun(from start: Int, to end: Int, y: Int, colour: ImageView, alpha: ImageView, lookout: Int,
-                            into patch: inout RimPatch.Writer) {
-        let leftOpaque = start > 0 ? Self.alphaAt(alpha, start - 1, y) == 255 : false
-        let rightOpaque = end < size.width ? Self.alphaAt(alpha, end, y) == 255 : false
+    /// The partial pixels from..<to of row y, bounded by confident pixels (or the frame's edge),
+    /// into the lanes from index `solved` on; returns the lanes' new count, and `lanes.slot[x]` is
+    /// each pixel's lane (-1 without references). Per pixel, as before the run form: the nearest
+    /// confident pixel left, right, up, down in that order, the first opaque one the subject, the
+    /// first clear one the background, stopping once both are found.
+    @inline(__always)
+    private func gatherRun(from start: Int, to end: Int, y: Int, row: UnsafePointer<UInt8>, colour: ImageView,
+                           alpha: ImageView, lookout: Int, solved first: Int) -> Int {
+        let width = size.width
+        let leftOpaque = start > 0 && row[start - 1] == 255
+        let rightOpaque = end < width && row[end] == 255
         let lanes = self.lanes
-        let ycbcr = colour.format == .yuyv || colour.format == .nv12
-        // Each pixel's references first (scalar: searches and gathers), then every pixel with
-        // both corrected together in lanes, then the patch entries.
-        var solved = 0
+        if start > 0 && end < width && end - start <= lookout && leftOpaque != rightOpaque {
+            // Both ends in reach of every pixel, one opaque and one clear (the subject's sides,
+            // most of the rim): the same two references for the whole run, no column search.
+            let count = end - start
+            let opaque = leftOpaque ? start - 1 : end
+            lanes.fill(from: first, count: count, subject: Self.channels(colour, opaque, y),
+                       ground: Self.channels(colour, start - 1 + end - opaque, y))
+            Self.ownChannels(colour, from: start, count: count, y: y, into: lanes, at: first)
+            for k in 0..<count { lanes.slot[start + k] = Int32(truncatingIfNeeded: first + k) }
+            return first + count
+        }
+        var solved = first
         for x in start..<end {
             var subject: (x: Int, y: Int)?
             var ground: (x: Int, y: Int)?
             if start > 0 && x - start + 1 <= lookout {
                 if leftOpaque { subject = (start - 1, y) } else { ground = (start - 1, y) }
             }
-            if end < size.width && end - x <= lookout {
+            if end < width && end - x <= lookout {
                 if rightOpaque {
                     if subject == nil { subject = (end, y) }
                 } else if ground == nil {
@@ -207,18 +242,24 @@ final class RimDecontamination {
                 dy += 2
             }
             guard let subject, let ground else {
-                lanes.slot[x - start] = -1
+                lanes.slot[x] = -1
                 continue
             }
-            lanes.slot[x - start] = Int32(truncatingIfNeeded: solved)
+            lanes.slot[x] = Int32(truncatingIfNeeded: solved)
             lanes.set(solved, subject: Self.channels(colour, subject.x, subject.y),
                       ground: Self.channels(colour, ground.x, ground.y), own: Self.channels(colour, x, y))
             solved += 1
         }
-        guard solved > 0 else { return }
-        lanes.solve(count: solved, ycbcr: ycbcr)
+        return solved
+    }
+
+    /// The patch entries of the partial pixels from..<to of row y, once the lanes are solved.
+    @inline(never)
+    private func emitRun(from start: Int, to end: Int, y: Int, row: UnsafePointer<UInt8>, colour: ImageView,
+                         into patch: inout RimPatch.Writer) {
+        let lanes = self.lanes
         @inline(__always) func estimate(_ x: Int) -> SIMD3<Int32>? {
-            let slot = Int(lanes.slot[x - start])
+            let slot = Int(lanes.slot[x])
             guard slot >= 0 else { return nil }
             let value = lanes.result[slot]
             guard value >= 0 else { return nil }
@@ -229,7 +270,10 @@ final class RimDecontamination {
         }
         guard colour.format == .yuyv else {
             for x in start..<end {
-                if let clean = estimate(x) { patch.append(x: x, y: y, value: packed(clean)) }
+                let slot = Int(lanes.slot[x])
+                guard slot >= 0 else { continue }
+                let value = lanes.result[slot]
+                if value >= 0 { patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: value)) }
             }
             return
         }
@@ -262,10 +306,49 @@ final class RimDecontamination {
             // The partner is confident (or outside the frame).
             if let clean = estimate(x) {
                 let partner = x ^ 1
-                let other = partner < size.width ? Self.alphaAt(alpha, partner, y) : 0
+                let other = partner < size.width ? row[partner] : 0
                 patch.append(x: x, y: y, value: packed(clean) | (other == 255 ? 0 : RimPatch.chromaFlag))
             }
             x += 1
+        }
+    }
+
+    /// Pixels from..<from+count of row y, channels as `channels` gives them, into the lanes' own
+    /// colours from lane `at`: the format decided once for the run.
+    @inline(__always)
+    private static func ownChannels(_ view: ImageView, from x: Int, count: Int, y: Int, into lanes: RimLanes, at first: Int) {
+        let row = view.row(y).assumingMemoryBound(to: UInt8.self)
+        let c0 = lanes.own0 + first, c1 = lanes.own1 + first, c2 = lanes.own2 + first
+        switch view.format {
+        case .yuyv:
+            for k in 0..<count {
+                let p = x + k
+                let pair = row + 4 * (p >> 1)
+                c0[k] = Int32(row[2 * p])
+                c1[k] = Int32(pair[1])
+                c2[k] = Int32(pair[3])
+            }
+        case .rgb24:
+            for k in 0..<count {
+                let p = row + 3 * (x + k)
+                c0[k] = Int32(p[0])
+                c1[k] = Int32(p[1])
+                c2[k] = Int32(p[2])
+            }
+        case .xrgb8888, .argb8888:
+            for k in 0..<count {
+                let p = row + 4 * (x + k)
+                c0[k] = Int32(p[0])
+                c1[k] = Int32(p[1])
+                c2[k] = Int32(p[2])
+            }
+        default:
+            for k in 0..<count {
+                let c = channels(view, x + k, y)
+                c0[k] = c.x
+                c1[k] = c.y
+                c2[k] = c.z
+            }
         }
     }
 
@@ -318,7 +401,8 @@ final class RimLanes {
     let subject0, subject1, subject2, ground0, ground1, ground2, own0, own1, own2: UnsafeMutablePointer<Int32>
     /// Output per solved pixel: channel 0 | 1 << 8 | 2 << 16, or -1 where F and B are too alike.
     let result: UnsafeMutablePointer<Int32>
-    /// Per pixel of the run, its index among the solved ones, or -1 when it had no references.
+    /// Per pixel of the row (by column), its index among the solved ones, or -1 when it had no
+    /// references; read only at the row's partial pixels.
     let slot: UnsafeMutablePointer<Int32>
 
     /// Int32s of storage for `capacity` pixels.
@@ -352,6 +436,17 @@ final class RimLanes {
         own0[k] = own.x
         own1[k] = own.y
         own2[k] = own.z
+    }
+
+    /// Lanes from..<from+count with the same subject and background.
+    @inline(__always)
+    func fill(from first: Int, count: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>) {
+        (subject0 + first).update(repeating: subject.x, count: count)
+        (subject1 + first).update(repeating: subject.y, count: count)
+        (subject2 + first).update(repeating: subject.z, count: count)
+        (ground0 + first).update(repeating: ground.x, count: count)
+        (ground1 + first).update(repeating: ground.y, count: count)
+        (ground2 + first).update(repeating: ground.z, count: count)
     }
 
     @inline(__always)
