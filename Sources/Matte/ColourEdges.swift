@@ -46,9 +46,9 @@ final class ColourEdges {
     /// Per column, what `vertical` has read this frame (ColumnReads).
     private let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
     private let memory: AlignedBuffer
-    /// Decide in lanes (EdgeLanes), with the remembered column searches and the word-wise scan,
-    /// rather than pixel by pixel with plain walks and scan (the form before them); the same bytes
-    /// either way. False only in tests, which compare the two.
+    /// Decide in lanes (EdgeLanes), with the remembered column searches, the word-wise scan and
+    /// the vector marking, rather than pixel by pixel with plain walks, scan and marking (the form
+    /// before them); the same bytes either way. False only in tests, which compare the two.
     var vectorised = true
     /// Mark of an uncertain pixel colour has decided: the feather leaves it as colour said, since
     /// blurring it again would spread the subject's alpha over background colour (the rim).
@@ -127,8 +127,13 @@ final class ColourEdges {
     /// RunLabeller.hole), `colour` the colour frame of alphaSize. Leaves the result in `plane`.
     func run(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>, colour: ImageView) {
         upscale(soft)
-        markChanges()
-        markStrips(soft: soft, classes: classes)
+        if vectorised {
+            markChanges()
+            markStrips(soft: soft, classes: classes)
+        } else {
+            markChangesPlainly()
+            markStripsPlainly(soft: soft, classes: classes)
+        }
         decide(ColourProbe(colour))
     }
 
@@ -162,11 +167,17 @@ final class ColourEdges {
     }
 
     /// Marks `reach` pixels either side of every change along rows and along columns.
+    /// A colour row that shows the same work row as the one above it is skipped: its changes
+    /// along the row are the row above's and it has none to it, and markStrips overwrites its marks
+    /// with the row above's anyway (shared work rows share their marks). Along columns, 16 columns
+    /// are compared at once and a changed group marks its rows as one vector.
     @inline(never)
     private func markChanges() {
         let width = alphaSize.width
         let height = alphaSize.height
+        let groups = width / 16
         for y in 0..<height {
+            if y > 0 && rowMap[y] == rowMap[y - 1] { continue }
             let row = UnsafePointer(plane + y * width)
             let marks = uncertain + y * width
             var x = 0
@@ -181,17 +192,22 @@ final class ColourEdges {
             guard y > 0 else { continue }
             let above = UnsafeRawPointer(plane + (y - 1) * width)
             let here = UnsafeRawPointer(row)
-            var c = 0
-            while c < width {
-                if c + 8 <= width && above.loadUnaligned(fromByteOffset: c, as: UInt64.self)
-                    == here.loadUnaligned(fromByteOffset: c, as: UInt64.self) {
-                    c += 8
-                    continue
+            let top = max(0, y - reach)
+            let bottom = min(height, y + reach)
+            for g in 0..<groups {
+                let c = 16 * g
+                let differ = above.loadUnaligned(fromByteOffset: c, as: SIMD16<UInt8>.self)
+                    ^ here.loadUnaligned(fromByteOffset: c, as: SIMD16<UInt8>.self)
+                if differ.isAllZero { continue }
+                // 1 where the byte differs: the top bit of d | -d.
+                let changed = (differ | (0 &- differ)) &>> 7
+                for yy in top..<bottom {
+                    let at = UnsafeMutableRawPointer(uncertain + yy * width + c)
+                    at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | changed, as: SIMD16<UInt8>.self)
                 }
-                if row[c] != plane[(y - 1) * width + c] {
-                    for yy in max(0, y - reach)..<min(height, y + reach) { uncertain[yy * width + c] = 1 }
-                }
-                c += 1
+            }
+            for c in (16 * groups)..<width where row[c] != plane[(y - 1) * width + c] {
+                for yy in top..<bottom { uncertain[yy * width + c] = 1 }
             }
         }
     }
@@ -201,10 +217,77 @@ final class ColourEdges {
     private func markStrips(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
         let workWidth = workSize.width
         var lastRow = -1
+        let holes = SIMD16<UInt8>(repeating: RunLabeller.hole)
         for y in 0..<alphaSize.height {
             let wy = Int(rowMap[y])
             let marks = uncertain + y * alphaSize.width
             // Rows of the colour image that share a work row share its strips.
+            if wy == lastRow {
+                (marks).update(from: marks - alphaSize.width, count: alphaSize.width)
+                continue
+            }
+            lastRow = wy
+            let row = classes + wy * workWidth
+            let raw = UnsafeRawPointer(row)
+            let matte = soft + wy * workWidth
+            var x = 0
+            while x < workWidth {
+                // 16 classes at a time to the next hole (only hole runs are strips).
+                if x + 16 <= workWidth {
+                    let other = raw.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self) ^ holes
+                    // Top bit set exactly where the class is the hole (other is 0).
+                    let halves = unsafeBitCast((other &- 1) & ~other, to: SIMD2<UInt64>.self)
+                    let low = UInt64(littleEndian: halves[0]) & 0x8080_8080_8080_8080
+                    let high = UInt64(littleEndian: halves[1]) & 0x8080_8080_8080_8080
+                    if low | high == 0 {
+                        x += 16
+                        continue
+                    }
+                    x += low != 0 ? low.trailingZeroBitCount >> 3 : 8 + high.trailingZeroBitCount >> 3
+                } else if row[x] != RunLabeller.hole {
+                    x += 1
+                    continue
+                }
+                let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: RunLabeller.hole)
+                if end - x <= stripLength && ((x > 0 && matte[x - 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
+                    let first = Int(firstColumn[x])
+                    let last = Int(firstColumn[end])
+                    if first < last { (marks + first).update(repeating: 1, count: last - first) }
+                }
+                x = end
+            }
+        }
+    }
+
+    /// `markChanges` as it was before the skipped rows and vector columns: every row, every
+    /// column (the reference form, `vectorised` false).
+    private func markChangesPlainly() {
+        let width = alphaSize.width
+        let height = alphaSize.height
+        for y in 0..<height {
+            let row = UnsafePointer(plane + y * width)
+            var x = 0
+            while true {
+                let change = RunLabeller.runEnd(row: row, from: x, width: width, value: row[x])
+                if change >= width { break }
+                for m in max(0, change - reach)..<min(width, change + reach) { uncertain[y * width + m] = 1 }
+                x = change
+            }
+            guard y > 0 else { continue }
+            for c in 0..<width where row[c] != plane[(y - 1) * width + c] {
+                for yy in max(0, y - reach)..<min(height, y + reach) { uncertain[yy * width + c] = 1 }
+            }
+        }
+    }
+
+    /// `markStrips` as it was before the vector search for holes: run by run (the reference
+    /// form, `vectorised` false).
+    private func markStripsPlainly(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
+        let workWidth = workSize.width
+        var lastRow = -1
+        for y in 0..<alphaSize.height {
+            let wy = Int(rowMap[y])
+            let marks = uncertain + y * alphaSize.width
             if wy == lastRow {
                 (marks).update(from: marks - alphaSize.width, count: alphaSize.width)
                 continue
@@ -218,9 +301,7 @@ final class ColourEdges {
                 let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: value)
                 if value == RunLabeller.hole && end - x <= stripLength
                     && ((x > 0 && matte[x - 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
-                    let first = Int(firstColumn[x])
-                    let last = Int(firstColumn[end])
-                    if first < last { (marks + first).update(repeating: 1, count: last - first) }
+                    for m in Int(firstColumn[x])..<max(Int(firstColumn[x]), Int(firstColumn[end])) { marks[m] = 1 }
                 }
                 x = end
             }
@@ -247,24 +328,23 @@ final class ColourEdges {
             let row = plane + y * width
             var x = 0
             while x < width {
-                // 32 then eight marks at a time to the next uncertain pixel, then to the next sure one.
-                if x + 32 <= width {
-                    let at = y * width + x
-                    if (marks.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-                        | marks.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)
-                        | marks.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self)
-                        | marks.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self)) == 0 {
-                        x += 32
-                        continue
-                    }
+                // 32 then 16 marks at a time (vector lanes) to the next uncertain pixel, then to
+                // the next sure one.
+                let at = y * width + x
+                if x + 32 <= width && (marks.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+                    | marks.loadUnaligned(fromByteOffset: at + 16, as: SIMD16<UInt8>.self)).isAllZero {
+                    x += 32
+                    continue
                 }
-                if x + 8 <= width {
-                    let word = UInt64(littleEndian: marks.loadUnaligned(fromByteOffset: y * width + x, as: UInt64.self))
-                    if word == 0 {
-                        x += 8
+                if x + 16 <= width {
+                    let halves = marks.loadUnaligned(fromByteOffset: at, as: SIMD2<UInt64>.self)
+                    let low = UInt64(littleEndian: halves[0])
+                    let high = UInt64(littleEndian: halves[1])
+                    if low | high == 0 {
+                        x += 16
                         continue
                     }
-                    x += word.trailingZeroBitCount >> 3
+                    x += low != 0 ? low.trailingZeroBitCount >> 3 : 8 + high.trailingZeroBitCount >> 3
                 } else if rowMarks[x] == 0 {
                     x += 1
                     continue
@@ -513,6 +593,16 @@ final class ColourEdges {
                 groundCount += 1
             }
         }
+    }
+}
+
+extension SIMD16 where Scalar == UInt8 {
+    /// Every lane 0, tested as two 64-bit halves: the lane maximum (`max()`) went through the
+    /// stack on x86's SSE2, and this is an OR and one compare on NEON as well.
+    @inline(__always)
+    var isAllZero: Bool {
+        let halves = unsafeBitCast(self, to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] == 0
     }
 }
 

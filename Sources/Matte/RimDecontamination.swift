@@ -74,19 +74,21 @@ final class RimDecontamination {
             var solved = 0
             var runCount = 0
             while x < width {
-                // 32 then eight bytes at a time to the next partial pixel, then to the next confident one.
-                if x + 32 <= width && (Self.partialBits(row, x) | Self.partialBits(row, x + 8)
-                    | Self.partialBits(row, x + 16) | Self.partialBits(row, x + 24)) == 0 {
+                // 32 then 16 bytes at a time (vector lanes) to the next partial pixel, then to
+                // the next confident one.
+                if x + 32 <= width && (Self.partialLanes(row, x) | Self.partialLanes(row, x + 16)).isAllZero {
                     x += 32
                     continue
                 }
-                if x + 8 <= width {
-                    let partial = Self.partialBits(row, x)
-                    if partial == 0 {
-                        x += 8
+                if x + 16 <= width {
+                    let halves = unsafeBitCast(Self.partialLanes(row, x), to: SIMD2<UInt64>.self)
+                    let low = UInt64(littleEndian: halves[0])
+                    let high = UInt64(littleEndian: halves[1])
+                    if low | high == 0 {
+                        x += 16
                         continue
                     }
-                    x += partial.trailingZeroBitCount >> 3
+                    x += low != 0 ? low.trailingZeroBitCount >> 3 : 8 + high.trailingZeroBitCount >> 3
                 } else if !Self.isPartial(row[x]) {
                     x += 1
                     continue
@@ -114,6 +116,12 @@ final class RimDecontamination {
 
     @inline(__always)
     private static func isPartial(_ a: UInt8) -> Bool { a &+ 1 > 1 }
+
+    /// Lane k nonzero where alpha x + k (of 16) is partial: a + 1 is 0 or 1 only for 255 and 0.
+    @inline(__always)
+    private static func partialLanes(_ row: UnsafePointer<UInt8>, _ x: Int) -> SIMD16<UInt8> {
+        (UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<UInt8>.self) &+ 1) & 0xFE
+    }
 
     /// Bit 7 of byte k set where alpha x + k (of eight) is partial, neither 0 nor 255 (a byte
     /// whose bits are not all alike).
