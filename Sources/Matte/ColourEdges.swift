@@ -180,24 +180,38 @@ final class ColourEdges {
             if y > 0 && rowMap[y] == rowMap[y - 1] { continue }
             let row = UnsafePointer(plane + y * width)
             let marks = uncertain + y * width
-            var x = 0
-            while true {
-                let change = RunLabeller.runEnd(row: row, from: x, width: width, value: row[x])
-                if change >= width { break }
-                let first = max(0, change - reach)
-                let last = min(width, change + reach)
-                (marks + first).update(repeating: 1, count: last - first)
-                x = change
+            if reach <= 8 && width >= 16 + 2 * reach {
+                markChangesAlong(row, marks)
+            } else {
+                var x = 0
+                while true {
+                    let change = RunLabeller.runEnd(row: row, from: x, width: width, value: row[x])
+                    if change >= width { break }
+                    let first = max(0, change - reach)
+                    let last = min(width, change + reach)
+                    (marks + first).update(repeating: 1, count: last - first)
+                    x = change
+                }
             }
             guard y > 0 else { continue }
             let above = UnsafeRawPointer(plane + (y - 1) * width)
             let here = UnsafeRawPointer(row)
             let top = max(0, y - reach)
             let bottom = min(height, y + reach)
-            for g in 0..<groups {
+            var g = 0
+            while g < groups {
                 let c = 16 * g
-                let differ = above.loadUnaligned(fromByteOffset: c, as: SIMD16<UInt8>.self)
-                    ^ here.loadUnaligned(fromByteOffset: c, as: SIMD16<UInt8>.self)
+                @inline(__always) func differ(_ at: Int) -> SIMD16<UInt8> {
+                    above.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+                        ^ here.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+                }
+                // Four groups alike at once, then one.
+                if g + 4 <= groups && (differ(c) | differ(c + 16) | differ(c + 32) | differ(c + 48)).isAllZero {
+                    g += 4
+                    continue
+                }
+                g += 1
+                let differ = differ(c)
                 if differ.isAllZero { continue }
                 // 1 where the byte differs: the top bit of d | -d.
                 let changed = (differ | (0 &- differ)) &>> 7
@@ -209,6 +223,60 @@ final class ColourEdges {
             for c in (16 * groups)..<width where row[c] != plane[(y - 1) * width + c] {
                 for yy in top..<bottom { uncertain[yy * width + c] = 1 }
             }
+        }
+    }
+
+    /// One row's marks along it, 16 pixels at a time: a change at c (row[c] != row[c - 1]) marks
+    /// c - reach ..< c + reach, so pixel x is marked when a change lies in x - reach + 1 ... x + reach,
+    /// which for 16 pixels is the OR of 2 reach shifted differences; a group whose whole window
+    /// is one value (most of the frame) is skipped after two compares. Runs in the soft edge are a
+    /// pixel or two long, and finding them one by one was a mispredicted branch each. The first
+    /// `reach` and last few pixels, whose window leaves the row, take the per-pixel form.
+    /// Needs reach <= 8 (one load each side covers the window) and width >= 16 + 2 reach.
+    @inline(__always)
+    private func markChangesAlong(_ row: UnsafePointer<UInt8>, _ marks: UnsafeMutablePointer<UInt8>) {
+        let width = alphaSize.width
+        let reach = self.reach
+        let raw = UnsafeRawPointer(row)
+        @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
+        @inline(__always) func markEdge(_ x: Int) {
+            let lo = max(1, x - reach + 1)
+            let hi = min(width - 1, x + reach)
+            guard lo <= hi else { return }
+            for c in lo...hi where row[c] != row[c - 1] {
+                marks[x] = 1
+                return
+            }
+        }
+        for x in 0..<reach { markEdge(x) }
+        var x = reach
+        while x + 16 + reach <= width {
+            let same = SIMD16<UInt8>(repeating: row[x - reach])
+            // 64 pixels whose window is one value at once (five loads), then 16.
+            if x + 64 + reach <= width && ((load(x - reach) ^ same) | (load(x - reach + 16) ^ same)
+                | (load(x - reach + 32) ^ same) | (load(x - reach + 48) ^ same) | (load(x + reach + 48) ^ same)).isAllZero {
+                x += 64
+                continue
+            }
+            if ((load(x - reach) ^ same) | (load(x + reach) ^ same)).isAllZero {
+                x += 16
+                continue
+            }
+            var previous = load(x - reach)
+            var changes = SIMD16<UInt8>()
+            for k in (1 - reach)...reach {
+                let next = load(x + k)
+                changes |= next ^ previous
+                previous = next
+            }
+            let at = UnsafeMutableRawPointer(marks + x)
+            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ((changes | (0 &- changes)) &>> 7),
+                          as: SIMD16<UInt8>.self)
+            x += 16
+        }
+        while x < width {
+            markEdge(x)
+            x += 1
         }
     }
 
@@ -328,11 +396,17 @@ final class ColourEdges {
             let row = plane + y * width
             var x = 0
             while x < width {
-                // 32 then 16 marks at a time (vector lanes) to the next uncertain pixel, then to
+                // 64, 32 then 16 marks at a time (vector lanes) to the next uncertain pixel, then to
                 // the next sure one.
                 let at = y * width + x
-                if x + 32 <= width && (marks.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
-                    | marks.loadUnaligned(fromByteOffset: at + 16, as: SIMD16<UInt8>.self)).isAllZero {
+                @inline(__always) func marksAt(_ offset: Int) -> SIMD16<UInt8> {
+                    marks.loadUnaligned(fromByteOffset: at + offset, as: SIMD16<UInt8>.self)
+                }
+                if x + 64 <= width && (marksAt(0) | marksAt(16) | marksAt(32) | marksAt(48)).isAllZero {
+                    x += 64
+                    continue
+                }
+                if x + 32 <= width && (marksAt(0) | marksAt(16)).isAllZero {
                     x += 32
                     continue
                 }
@@ -621,7 +695,9 @@ struct ColourProbe {
 
     init(_ view: ImageView) { self.view = view }
 
-    /// Pixels x..<x+count of row y into r, g, b: the format decided once for the run.
+    /// Pixels x..<x+count of row y into r, g, b: the format decided once for the run. For YUYV,
+    /// r, g and b must have room for an element before the first and 15 after the last (EdgeLanes'
+    /// colour rows do).
     func colours(x: Int, y: Int, count: Int, r: UnsafeMutablePointer<Int32>, g: UnsafeMutablePointer<Int32>,
                  b: UnsafeMutablePointer<Int32>) {
         let row = view.row(y).assumingMemoryBound(to: UInt8.self)
@@ -639,6 +715,36 @@ struct ColourProbe {
                 r[k] = Int32(p[2])
                 g[k] = Int32(p[1])
                 b[k] = Int32(p[0])
+            }
+        case .yuyv:
+            // 16 pixels at a time from the even pixel at or before x, in lanes: the 32 bytes as
+            // 16-bit lanes are Y in the low byte and Cb, Cr in turn in the high one, each pair's
+            // chroma spread to both of its lanes, then the compositor's own 16-lane conversion.
+            // The first group may write r[-1] and the last up to 15 past count (EdgeLanes leaves
+            // room); a group that would read past the row's last pixel is done pixel by pixel.
+            let width = view.size.width
+            var p = x & ~1
+            let end = x + count
+            while p < end && p + 16 <= width {
+                let lanes = UnsafeRawPointer(row + 2 * p).loadUnaligned(as: SIMD16<UInt16>.self)
+                let luma = unsafeBitCast(lanes & 0xFF, to: SIMD16<Int16>.self)
+                let pairs = unsafeBitCast(lanes, to: SIMD8<UInt32>.self)
+                let cb = (pairs &>> 8) & 0xFF
+                let cr = pairs &>> 24
+                let blue = unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self)
+                let red = unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self)
+                let rgb = YCbCr.rgb(y: luma, cb: blue, cr: red)
+                let at = p - x
+                UnsafeMutableRawPointer(r + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.r), as: SIMD16<Int32>.self)
+                UnsafeMutableRawPointer(g + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.g), as: SIMD16<Int32>.self)
+                UnsafeMutableRawPointer(b + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.b), as: SIMD16<Int32>.self)
+                p += 16
+            }
+            for q in max(p, x)..<max(end, max(p, x)) {
+                let c = colour(x: q, y: y)
+                r[q - x] = c.x
+                g[q - x] = c.y
+                b[q - x] = c.z
             }
         default:
             for k in 0..<count {

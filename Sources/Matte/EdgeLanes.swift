@@ -32,7 +32,9 @@ final class EdgeLanes {
 
     init(capacity: Int) throws(SystemError) {
         self.capacity = capacity
-        let stride = capacity + Self.width
+        // The colour rows are written 16 lanes at a time from up to one before their start
+        // (ColourProbe.colours): 16 elements of room before each row and 16 after it.
+        let stride = capacity + 32
         var layout = BufferLayout()
         let storageSlot = layout.reserve(Int32.self, count: 12 * stride)
         memory = try AlignedBuffer(layout: layout)
@@ -45,9 +47,9 @@ final class EdgeLanes {
         groundG = storage + 5 * stride
         groundB = storage + 6 * stride
         groundCount = storage + 7 * stride
-        colourR = storage + 8 * stride
-        colourG = storage + 9 * stride
-        colourB = storage + 10 * stride
+        colourR = storage + 8 * stride + 16
+        colourG = storage + 9 * stride + 16
+        colourB = storage + 10 * stride + 16
         alpha = storage + 11 * stride
     }
 
