@@ -43,6 +43,9 @@ final class ColourEdges {
     /// Per work column (and one past the last), the first colour column mapped to it or beyond.
     private let firstColumn: UnsafeMutablePointer<Int32>
     private let lanes: EdgeLanes
+    /// Colour columns show work column x (equal widths) or x / 2 (twice as wide): upscale then
+    /// copies, or doubles 16 bytes at a time, instead of filling by runs.
+    private let columnFactor: Int
     /// Per column, what `vertical` has read this frame (ColumnReads).
     private let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
     private let memory: AlignedBuffer
@@ -89,6 +92,13 @@ final class ColourEdges {
         columnMap = grid.columns
         rowMap = grid.rows
         lanes = try EdgeLanes(capacity: alphaSize.width)
+        var identity = alphaSize.width == workSize.width
+        var doubled = alphaSize.width == 2 * workSize.width
+        for x in 0..<alphaSize.width {
+            if Int(grid.columns[x]) != x { identity = false }
+            if Int(grid.columns[x]) != x >> 1 { doubled = false }
+        }
+        columnFactor = identity ? 1 : doubled ? 2 : 0
         var x = 0
         for w in 0...workSize.width {
             while x < alphaSize.width && Int(columnMap[x]) < w { x += 1 }
@@ -137,8 +147,9 @@ final class ColourEdges {
         decide(ColourProbe(colour))
     }
 
-    /// Nearest-neighbour upscale by runs: a work row is mostly long stretches of one value, each
-    /// filled into its colour columns at once; colour rows that show the same work row are copies.
+    /// Nearest-neighbour upscale: a copy or each byte doubled where the columns map one or two to
+    /// one (`columnFactor`), else by runs (a work row is mostly long stretches of one value, each
+    /// filled into its colour columns at once); colour rows that show the same work row are copies.
     @inline(never)
     private func upscale(_ soft: UnsafePointer<UInt8>) {
         let width = alphaSize.width
@@ -153,7 +164,28 @@ final class ColourEdges {
             }
             lastRow = wy
             let from = soft + wy * workWidth
+            // The runs are the reference form (`vectorised` false).
+            let factor = vectorised ? columnFactor : 0
+            if factor == 1 {
+                to.update(from: from, count: width)
+                continue
+            }
             var x = 0
+            if factor == 2 {
+                // Each byte twice: widened to 16 bits and multiplied by 0x0101.
+                while x + 16 <= workWidth {
+                    let bytes = UnsafeRawPointer(from + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                    UnsafeMutableRawPointer(to + 2 * x).storeBytes(of: SIMD16<UInt16>(truncatingIfNeeded: bytes) &* 0x0101,
+                                                                   as: SIMD16<UInt16>.self)
+                    x += 16
+                }
+                while x < workWidth {
+                    to[2 * x] = from[x]
+                    to[2 * x + 1] = from[x]
+                    x += 1
+                }
+                continue
+            }
             while x < workWidth {
                 let end = RunLabeller.runEnd(row: from, from: x, width: workWidth, value: from[x])
                 let first = Int(firstColumn[x])
