@@ -137,13 +137,8 @@ final class ColourEdges {
     /// RunLabeller.hole), `colour` the colour frame of alphaSize. Leaves the result in `plane`.
     func run(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>, colour: ImageView) {
         upscale(soft)
-        if vectorised {
-            markChanges()
-            markStrips(soft: soft, classes: classes)
-        } else {
-            markChangesPlainly()
-            markStripsPlainly(soft: soft, classes: classes)
-        }
+        if vectorised { markChanges() } else { markChangesPlainly() }
+        markStrips(soft: soft, classes: classes)
         decide(ColourProbe(colour))
     }
 
@@ -266,7 +261,7 @@ final class ColourEdges {
     /// which for 16 pixels is the OR of 2 reach shifted differences; a group whose whole window
     /// is one value (most of the frame) is skipped after two compares. Runs in the soft edge are a
     /// pixel or two long, and finding them one by one was a mispredicted branch each. The first
-    /// `reach` and last few pixels, whose window leaves the row, take the per-pixel form.
+    /// and last `reach` pixels, whose window leaves the row, are marked from the changes near them.
     /// Needs reach <= 8 (one load each side covers the window) and width >= 16 + 2 reach.
     @inline(__always)
     private func markChangesAlong(_ row: UnsafePointer<UInt8>, _ marks: UnsafeMutablePointer<UInt8>) {
@@ -274,29 +269,8 @@ final class ColourEdges {
         let reach = self.reach
         let raw = UnsafeRawPointer(row)
         @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
-        @inline(__always) func markEdge(_ x: Int) {
-            let lo = max(1, x - reach + 1)
-            let hi = min(width - 1, x + reach)
-            guard lo <= hi else { return }
-            for c in lo...hi where row[c] != row[c - 1] {
-                marks[x] = 1
-                return
-            }
-        }
-        for x in 0..<reach { markEdge(x) }
-        var x = reach
-        while x + 16 + reach <= width {
-            let same = SIMD16<UInt8>(repeating: row[x - reach])
-            // 64 pixels whose window is one value at once (five loads), then 16.
-            if x + 64 + reach <= width && ((load(x - reach) ^ same) | (load(x - reach + 16) ^ same)
-                | (load(x - reach + 32) ^ same) | (load(x - reach + 48) ^ same) | (load(x + reach + 48) ^ same)).isAllZero {
-                x += 64
-                continue
-            }
-            if ((load(x - reach) ^ same) | (load(x + reach) ^ same)).isAllZero {
-                x += 16
-                continue
-            }
+        // 16 pixels from x, marked where a change lies in their window.
+        @inline(__always) func markGroup(_ x: Int) {
             var previous = load(x - reach)
             var changes = SIMD16<UInt8>()
             for k in (1 - reach)...reach {
@@ -307,58 +281,29 @@ final class ColourEdges {
             let at = UnsafeMutableRawPointer(marks + x)
             at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ((changes | (0 &- changes)) &>> 7),
                           as: SIMD16<UInt8>.self)
-            x += 16
         }
-        while x < width {
-            markEdge(x)
-            x += 1
-        }
-    }
-
-    /// Hole runs of at most `stripLength` work pixels with the subject at one end.
-    @inline(never)
-    private func markStrips(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
-        let workWidth = workSize.width
-        var lastRow = -1
-        let holes = SIMD16<UInt8>(repeating: RunLabeller.hole)
-        for y in 0..<alphaSize.height {
-            let wy = Int(rowMap[y])
-            let marks = uncertain + y * alphaSize.width
-            // Rows of the colour image that share a work row share its strips.
-            if wy == lastRow {
-                marks.copyElements(from: marks - alphaSize.width, count: alphaSize.width)
+        // The groups cover reach ..< width - reach, the last one overlapping the one before it
+        // (marking twice is marking once).
+        let lastGroup = width - 16 - reach
+        var x = reach
+        while x <= lastGroup {
+            let same = SIMD16<UInt8>(repeating: row[x - reach])
+            // 64 pixels whose window is one value at once (five loads), then 16.
+            if x + 48 <= lastGroup && ((load(x - reach) ^ same) | (load(x - reach + 16) ^ same)
+                | (load(x - reach + 32) ^ same) | (load(x - reach + 48) ^ same) | (load(x + reach + 48) ^ same)).isAllZero {
+                x += 64
                 continue
             }
-            lastRow = wy
-            let row = classes + wy * workWidth
-            let raw = UnsafeRawPointer(row)
-            let matte = soft + wy * workWidth
-            var x = 0
-            while x < workWidth {
-                // 16 classes at a time to the next hole (only hole runs are strips).
-                if x + 16 <= workWidth {
-                    let other = raw.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self) ^ holes
-                    // Top bit set exactly where the class is the hole (other is 0).
-                    let halves = unsafeBitCast((other &- 1) & ~other, to: SIMD2<UInt64>.self)
-                    let low = UInt64(littleEndian: halves[0]) & 0x8080_8080_8080_8080
-                    let high = UInt64(littleEndian: halves[1]) & 0x8080_8080_8080_8080
-                    if low | high == 0 {
-                        x += 16
-                        continue
-                    }
-                    x += low != 0 ? low.trailingZeroBitCount >> 3 : 8 + high.trailingZeroBitCount >> 3
-                } else if row[x] != RunLabeller.hole {
-                    x += 1
-                    continue
-                }
-                let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: RunLabeller.hole)
-                if end - x <= stripLength && ((x > 0 && matte[x - 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
-                    let first = Int(firstColumn[x])
-                    let last = Int(firstColumn[end])
-                    if first < last { (marks + first).update(repeating: 1, count: last - first) }
-                }
-                x = end
-            }
+            if !((load(x - reach) ^ same) | (load(x + reach) ^ same)).isAllZero { markGroup(x) }
+            x += 16
+        }
+        if x < lastGroup + 16 { markGroup(lastGroup) }
+        // The first and last `reach` pixels, from the few changes that reach them.
+        for c in 1..<(2 * reach) where row[c] != row[c - 1] {
+            for m in max(0, c - reach)..<min(reach, c + reach) { marks[m] = 1 }
+        }
+        for c in (width - 2 * reach + 1)..<width where row[c] != row[c - 1] {
+            for m in max(width - reach, c - reach)..<min(width, c + reach) { marks[m] = 1 }
         }
     }
 
@@ -383,9 +328,11 @@ final class ColourEdges {
         }
     }
 
-    /// `markStrips` as it was before the vector search for holes: run by run (the reference
-    /// form, `vectorised` false).
-    private func markStripsPlainly(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
+    /// Hole runs of at most `stripLength` work pixels with the subject at one end. (A vector
+    /// search for hole bytes was more instructions on the board than this run walk, whose runs
+    /// are long and found 32 bytes at a time.)
+    @inline(never)
+    private func markStrips(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
         let workWidth = workSize.width
         var lastRow = -1
         for y in 0..<alphaSize.height {

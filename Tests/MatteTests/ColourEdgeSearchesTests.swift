@@ -68,4 +68,37 @@ import Testing
         #expect(d.differing == 0, "\(d.differing) pixels differ")
         #expect(d.partial > 1000)
     }
+
+    /// A subject reaching both sides of the frame, with notches a pixel or few from each edge:
+    /// the marks of the first and last `reach` columns (worked out from the changes near them,
+    /// not in lanes) against the plain marking.
+    @Test func subjectAtTheFrameEdgesGivesTheWalkedMatte() throws {
+        let size = FrameSize(width: 160, height: 120)
+        let canvas = DepthCanvas(depthSize: size)
+        canvas.fill(3000)
+        canvas.fill(x: 0..<160, y: 20..<110, 1200)
+        for y in 20..<110 {
+            // Background notches starting 1...5 columns in from each edge.
+            canvas.fill(x: 1 + y % 5..<(3 + y % 5 + y % 3), y: y..<(y + 1), 3000)
+            canvas.fill(x: (157 - y % 5 - y % 3)..<(159 - y % 5), y: y..<(y + 1), 3000)
+        }
+        let colour = PixelBuffer(format: .rgb24, size: size)
+        var noise = EdgeLanesTests.Noise(state: 0xD1B5_4A32_D192_ED03)
+        for y in 0..<size.height {
+            let line = colour.view.row(y).assumingMemoryBound(to: UInt8.self)
+            // Colour unrelated to depth, so that an uncertain pixel is decided differently from
+            // the depth matte and a mark missed or added shows in the alpha.
+            for i in 0..<(3 * size.width) { line[i] = UInt8(noise.next(256)) }
+        }
+        let a = PixelBuffer(format: .alpha8, size: size)
+        let b = PixelBuffer(format: .alpha8, size: size)
+        let fast = try MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
+        let reference = try MatteEngine(parameters: MatteParameters(), depthSize: size, alphaSize: size)
+        reference.vectorisedEdges = false
+        fast.process(depth: canvas.depth.view, unitMM: 1, colour: colour.view, into: a.view)
+        reference.process(depth: canvas.depth.view, unitMM: 1, colour: colour.view, into: b.view)
+        let d = Self.differing(a.view, b.view)
+        #expect(d.differing == 0, "\(d.differing) pixels differ")
+        #expect(d.partial > 100, "only \(d.partial) edge pixels")
+    }
 }
