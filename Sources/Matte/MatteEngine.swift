@@ -66,8 +66,8 @@ public final class MatteEngine {
     /// Per-stage timing for `backdrop bench`; nil (the frame path) times nothing.
     public var stageTimes: MatteStageTimes?
 
-    /// Throws ENOMEM when its planes cannot be had (with its parts, about 36 bytes per pixel when
-    /// depth and colour are the same size, 600 MB at 4096x4096): the sizes are a camera's or a
+    /// Throws ENOMEM when its planes cannot be had (with its parts, about 40 bytes per pixel when
+    /// depth and colour are the same size, 670 MB at 4096x4096): the sizes are a camera's or a
     /// recording's, so that is a message, not a crash.
     public init(parameters: MatteParameters, depthSize: FrameSize, alphaSize: FrameSize,
                 projection: DepthProjection? = nil) throws(SystemError) {

@@ -107,9 +107,9 @@ public final class MatteEvaluation {
         boundaryFs.append(boundaryF(alpha: alpha, truth: truth))
         // Keep this frame for the next: alpha, and truth(t) -> t-1 -> t-2.
         for y in 0..<size.height {
-            (previousAlpha + y * width).update(from: alpha.row(y).assumingMemoryBound(to: UInt8.self), count: width)
-            (truths.1 + y * width).update(from: truths.0 + y * width, count: width)
-            (truths.0 + y * width).update(from: truth.row(y).assumingMemoryBound(to: UInt8.self), count: width)
+            (previousAlpha + y * width).copyElements(from: alpha.row(y).assumingMemoryBound(to: UInt8.self), count: width)
+            (truths.1 + y * width).copyElements(from: truths.0 + y * width, count: width)
+            (truths.0 + y * width).copyElements(from: truth.row(y).assumingMemoryBound(to: UInt8.self), count: width)
         }
     }
 

@@ -104,8 +104,8 @@ import Testing
         #expect(error?.message == "allocating \(Self.size.pixelCount * 3 / 2) bytes of frame memory: \(Errno.outOfMemory.description)")
     }
 
-    /// The matte's planes and tables (MatteEngine and its parts, about 36 bytes per pixel at
-    /// equal sizes, 2.4 GB at 8192x8192) were Swift allocations, which trap when the memory is not
+    /// The matte's planes and tables (MatteEngine and its parts, about 40 bytes per pixel at
+    /// equal sizes, 2.7 GB at 8192x8192) were Swift allocations, which trap when the memory is not
     /// there; they come from the funnel now. Refused at each of its allocations in turn, with
     /// colour-guided edges and reprojection (every part built), the engine throws ENOMEM; then,
     /// with nothing refused, it builds and mattes.
