@@ -652,16 +652,6 @@ final class ColourEdges {
     }
 }
 
-extension SIMD16 where Scalar == UInt8 {
-    /// Every lane 0, tested as two 64-bit halves: the lane maximum (`max()`) went through the
-    /// stack on x86's SSE2, and this is an OR and one compare on NEON as well.
-    @inline(__always)
-    var isAllZero: Bool {
-        let halves = unsafeBitCast(self, to: SIMD2<UInt64>.self)
-        return halves[0] | halves[1] == 0
-    }
-}
-
 /// Reads one pixel of a colour frame as R, G, B whatever the camera's format, converting YUYV and
 /// NV12 with the compositor's own BT.601 formula: the matte's colour decisions must not depend on
 /// the format, or `backdrop render` of a recording (RGB) would not reproduce what the box showed

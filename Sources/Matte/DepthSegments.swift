@@ -161,12 +161,11 @@ final class DepthSegments {
             toleranceAbove = tolerance
             tolerance = previous
             Self.tolerances(row: row, width: width, base: toleranceBase, growth: toleranceGrowth, into: tolerance)
-            if y > 0 {
-                Self.markSteps(row: row, above: row - stride, floor: floorRow, width: width, tolerance: tolerance,
-                               toleranceAbove: toleranceAbove, breaks: breaks, vertical: vertical)
-            } else {
-                Self.markSteps(row: row, floor: floorRow, width: width, tolerance: tolerance, breaks: breaks)
-            }
+            // The first row has none above: it is tested against itself, and its codes (all
+            // joined) are never read, since the vertical join starts at row 1.
+            Self.markSteps(row: row, above: y > 0 ? row - stride : row, floor: floorRow, width: width,
+                           tolerance: tolerance, toleranceAbove: y > 0 ? toleranceAbove : tolerance,
+                           breaks: breaks, vertical: vertical)
             breaks[width] = 1
             var x = 0
             while x < width {
@@ -304,19 +303,6 @@ final class DepthSegments {
             let missing: UInt8 = (a == 0 ? 1 : 0) | (b == 0 ? 1 : 0) | floor[x] | floor[x - 1]
             breaks[x] = (step | missing) != 0 ? 1 : 0
             vertical[x] = code(a, above[x], max(tolerance[x], toleranceAbove[x]))
-        }
-    }
-
-    @inline(__always)
-    private static func markSteps(row: UnsafePointer<UInt16>, floor: UnsafePointer<UInt8>, width: Int,
-                                  tolerance: UnsafePointer<UInt16>, breaks: UnsafeMutablePointer<UInt8>) {
-        breaks[0] = 1
-        for x in 1..<max(1, width) {
-            let a = row[x]
-            let b = row[x - 1]
-            let step: UInt8 = difference(a, b) > max(tolerance[x], tolerance[x - 1]) ? 1 : 0
-            let missing: UInt8 = (a == 0 ? 1 : 0) | (b == 0 ? 1 : 0) | floor[x] | floor[x - 1]
-            breaks[x] = (step | missing) != 0 ? 1 : 0
         }
     }
 
