@@ -26,6 +26,16 @@ public protocol FrameSink: ~Copyable {
     func withCompletionDescriptor<R>(_ body: (Int32) -> R) -> R
     /// The slot already on screen when the sink opened (a display's first modeset), if any.
     var initiallyShownSlot: Int? { get }
+
+    /// Whether the sink can put the source's colour slots on screen as they are, without a copy
+    /// (a display that scans the camera's own buffers out: zero-copy). False for every sink that
+    /// only shows what was composed into its output slots.
+    var showsCameraDirectly: Bool { get }
+    /// Hands the source's colour slot `cameraSlot` to the display as it is, without waiting, as
+    /// `submit` does an output slot. Its completion names it as `directSlot(cameraSlot)`; the
+    /// caller must not give the camera slot back to the source until a later submission's
+    /// completion says it left the screen (the display reads the camera's buffer until then).
+    mutating func submitCamera(slot cameraSlot: Int, stamp: FrameStamp) -> SinkSubmission
 }
 
 /// What `FrameSink.submit` did with a slot.
@@ -57,4 +67,12 @@ extension FrameSink where Self: ~Copyable {
     public mutating func takeCompletion() -> SinkCompletion? { nil }
     public func withCompletionDescriptor<R>(_ body: (Int32) -> R) -> R { body(-1) }
     public var initiallyShownSlot: Int? { nil }
+    public var showsCameraDirectly: Bool { false }
+    public mutating func submitCamera(slot cameraSlot: Int, stamp: FrameStamp) -> SinkSubmission { .refused }
+}
+
+extension FrameSink where Self: ~Copyable {
+    /// The scanout index of camera slot `cameraSlot` shown directly: past the output slots, so
+    /// one `ScanoutQueue` tracks both (it never gives such an index out to compose into).
+    public func directSlot(_ cameraSlot: Int) -> Int { slotCount + cameraSlot }
 }

@@ -5,6 +5,11 @@
 /// events. A slot is drawn into only after `take` gave it out, which it does only for a slot that
 /// is neither pending, queued nor current: that is the whole guarantee against drawing into what
 /// the display reads.
+///
+/// Indices from `slotCount` on are direct slots: a camera buffer the display scans out as it is
+/// (`FrameSink.directSlot`). They are queued and shown like output slots but never taken, so
+/// nothing composes into them; the owner gives the camera buffer back when `flipped` or `shown`
+/// says it left the screen.
 public struct ScanoutQueue: Equatable {
     public let slotCount: Int
     public private(set) var queued: Int? = nil
@@ -24,7 +29,10 @@ public struct ScanoutQueue: Equatable {
         slot != queued && slot != current && pendingMask & (1 << UInt32(slot)) == 0
     }
 
-    public func isPending(_ slot: Int) -> Bool { pendingMask & (1 << UInt32(slot)) != 0 }
+    public func isPending(_ slot: Int) -> Bool { slot < slotCount && pendingMask & (1 << UInt32(slot)) != 0 }
+
+    /// A camera buffer shown as it is, not an output slot.
+    public func isDirect(_ slot: Int) -> Bool { slot >= slotCount }
 
     /// Takes a free slot to compose into (it becomes pending), or nil when every slot is busy.
     public mutating func take() -> Int? {
@@ -49,8 +57,8 @@ public struct ScanoutQueue: Equatable {
     /// The kernel accepted `slot`; it is shown at the next vblank. Re-queuing the slot on screen
     /// is allowed (a flip to the same buffer), so a pipeline that drew into it is not stuck.
     public mutating func queue(_ slot: Int) {
-        precondition(queued == nil && slot >= 0 && slot < slotCount)
-        pendingMask &= ~(1 << UInt32(slot))
+        precondition(queued == nil && slot >= 0)
+        if slot < slotCount { pendingMask &= ~(1 << UInt32(slot)) }
         queued = slot
     }
 
@@ -66,10 +74,13 @@ public struct ScanoutQueue: Equatable {
     }
 
     /// A modeset (or a sink that stores synchronously) put `slot` on screen directly; nothing is
-    /// queued.
-    public mutating func shown(_ slot: Int) {
-        pendingMask &= ~(1 << UInt32(slot))
+    /// queued. Returns the slot that left the screen, as `flipped` does.
+    @discardableResult
+    public mutating func shown(_ slot: Int) -> Int? {
+        if slot < slotCount { pendingMask &= ~(1 << UInt32(slot)) }
+        let previous = current == slot ? nil : current
         queued = nil
         current = slot
+        return previous
     }
 }
