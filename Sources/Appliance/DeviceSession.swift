@@ -227,6 +227,7 @@ final class DeviceSession {
             if cameraAway { noticeShown = false }
         case .setMatteView(let on):
             runner.publish { $0.showMatte = on }
+        case .setCameraView: break // wired by the lead
         case .rollback:
             // The rollback gesture: switched back on the backdrop worker (see `iterate`), then
             // reloaded as after SIGHUP. Without a worker, here.

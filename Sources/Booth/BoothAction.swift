@@ -14,6 +14,9 @@ public enum BoothAction: Equatable, Sendable {
     case startEncode
     case switchBackdrop(BackdropStep)
     case setMatteView(Bool)
+    /// Show the camera's picture as it is (no matte, no backdrop) over the whole screen, or the
+    /// composite again. Never on together with the matte view: the booth turns one off first.
+    case setCameraView(Bool)
     /// Make the previous generation current; report through the import inputs.
     case rollback
     /// The device is gone: reopen it with back-off until it is back (report `.deviceBack`).

@@ -6,12 +6,13 @@ import Controls
 /// handed to `emit` synchronously, in the order the loop must carry them out.
 ///
 /// The booth remembers facts (camera and display present, the photo's phase, an import under
-/// way, the matte view, a transient message) and `state` is derived from them, most urgent
-/// first: displayAway, cameraAway, countdown / capturing / saving, importing, matteView, live.
+/// way, the matte or camera view, a transient message) and `state` is derived from them, most
+/// urgent first: displayAway, cameraAway, countdown / capturing / saving, importing, cameraView /
+/// matteView (never both), live.
 ///
 /// | state | input | next state | actions |
 /// |---|---|---|---|
-/// | live, matteView, importing, saving, cameraAway | next / previous | same | switchBackdrop, showMessage(backdropName, 2 s) |
+/// | live, matteView, cameraView, importing, saving, cameraAway | next / previous | same | switchBackdrop, showMessage(backdropName, 2 s) |
 /// | countdown, capturing, displayAway | next / previous | same | none (people are posing, or nothing is seen) |
 /// | live, importing (countdown_s > 0) | shutter | countdown(n) | showMessage(countdown n), armDeadline(+1 s) |
 /// | live, importing (countdown_s = 0) | shutter | capturing | captureShownFrame |
@@ -19,13 +20,19 @@ import Controls
 /// | countdown(1) | timer at the tick | capturing | clearMessage (or the message underneath), captureShownFrame |
 /// | countdown, capturing, saving, cameraAway, displayAway | shutter | same | none (one photo at a time) |
 /// | matteView | shutter | matteView | showMessage(hint, 5 s) |
+/// | cameraView | shutter | cameraView | showMessage(hint, 5 s) |
 /// | capturing | frameCaptured | saving | startEncode |
 /// | saving | photoSaved | the state underneath | showMessage(photoSaved, 2 s) |
 /// | capturing, saving | photoFailed(reason) | the state underneath | showMessage(photoFailed, 5 s) |
 /// | live | long next | matteView | setMatteView(true) |
 /// | matteView | long next | live | setMatteView(false) |
-/// | importing | long next | importing (the matte shown underneath) | setMatteView(toggled) |
-/// | countdown, capturing, saving, cameraAway, displayAway | long next | same | none |
+/// | cameraView | long next | matteView | setCameraView(false), setMatteView(true) |
+/// | importing | long next | importing (the matte shown underneath) | setMatteView(toggled), after setCameraView(false) if it was on |
+/// | live | long previous | cameraView | setCameraView(true) |
+/// | cameraView | long previous | live | setCameraView(false) |
+/// | matteView | long previous | cameraView | setMatteView(false), setCameraView(true) |
+/// | importing | long previous | importing (the camera shown underneath) | setCameraView(toggled), after setMatteView(false) if it was on |
+/// | countdown, capturing, saving, cameraAway, displayAway | long next / long previous | same | none |
 /// | any but importing | rollbackRequested, or rollback (next + previous held 5 s) | importing | rollback, showMessage(text) |
 /// | importing | rollbackRequested / rollback | importing | none |
 /// | any | deviceLost(camera) | cameraAway (countdown cancelled) | startReopening(camera), showMessage(cameraDisconnected) |
@@ -67,6 +74,9 @@ public struct BoothMachine {
     private var displayPresent = true
     private var photo = PhotoPhase.idle
     private var matteView = false
+    /// The camera's picture unmatted instead of the composite. At most one of the two views is
+    /// on: each shows something else in place of the composite.
+    private var cameraView = false
     /// A countdown the display's loss cancelled, to be said when it is back.
     private var countdownCancelled = false
     private var importText: String? = nil
@@ -99,11 +109,16 @@ public struct BoothMachine {
         case .idle: break
         }
         if importText != nil { return .importing }
+        if cameraView { return .cameraView }
         return matteView ? .matteView : .live
     }
 
     /// True while the matte is shown instead of the composite (kept while a device is away).
     public var showsMatte: Bool { matteView }
+
+    /// True while the camera's picture is shown unmatted instead of the composite (kept while a
+    /// device is away, as the matte view is: whoever is aiming the camera may be replugging it).
+    public var showsCamera: Bool { cameraView }
 
     /// The earliest CLOCK_MONOTONIC time the booth needs a `.timer` input, or nil.
     public var nextDeadline: UInt64? {
@@ -191,6 +206,11 @@ public struct BoothMachine {
                 show(.text("MATTE VIEW: HOLD NEXT TO LEAVE IT FIRST"), for: configuration.failureNanoseconds, at: now)
                 return
             }
+            if cameraView {
+                // The photo would be of the unmatted camera picture, not of anyone over a backdrop.
+                show(.text("CAMERA VIEW: HOLD PREVIOUS TO LEAVE IT FIRST"), for: configuration.failureNanoseconds, at: now)
+                return
+            }
             if configuration.countdownSeconds == 0 {
                 capture(emit: emit)
             } else {
@@ -198,8 +218,24 @@ public struct BoothMachine {
             }
         case .toggleMatteView:
             guard displayPresent, cameraPresent, photo == .idle else { return }
+            // Off before on, so the loop never has both views asked for at once.
+            if !matteView && cameraView {
+                cameraView = false
+                emit(.setCameraView(false))
+            }
             matteView.toggle()
             emit(.setMatteView(matteView))
+        case .toggleCameraView:
+            // Refused exactly when the matte view's toggle is (a photo under way, a device away):
+            // the two are the same kind of set-up view and a person holding previous should not
+            // have to learn two sets of exceptions.
+            guard displayPresent, cameraPresent, photo == .idle else { return }
+            if !cameraView && matteView {
+                matteView = false
+                emit(.setMatteView(false))
+            }
+            cameraView.toggle()
+            emit(.setCameraView(cameraView))
         case .rollback:
             requestRollback(emit: emit)
         }

@@ -1,5 +1,6 @@
 /// What the booth is doing, as the screen and the buttons show it. Derived by `BoothMachine`
-/// from what it knows (devices present, the photo under way, an import, the matte view), so
+/// from what it knows (devices present, the photo under way, an import, the matte or camera
+/// view), so
 /// states that overlap in time (a photo still saving when the camera is unplugged) need no
 /// combined cases: the more urgent fact names the state.
 public enum BoothState: Equatable, Sendable {
@@ -13,6 +14,8 @@ public enum BoothState: Equatable, Sendable {
     case saving
     /// The matte in grey instead of the composite, for setting thresholds.
     case matteView
+    /// The camera's picture as it is, unmatted, over the whole screen, for aiming the camera.
+    case cameraView
     /// The camera went away; the screen says so while the loop reopens it.
     case cameraAway
     /// No display; nothing can be shown until one is back.

@@ -282,6 +282,127 @@ private func ns(_ ms: UInt64) -> UInt64 { ms * 1_000_000 }
         #expect(h.booth.state == .matteView)
     }
 
+    // MARK: camera view
+
+    @Test func longPreviousInLiveShowsTheCameraAndAgainReturnsToLive() {
+        var h = Harness()
+        // No caption on the way in, as for the matte view: the picture itself says where it is.
+        #expect(h.press(.toggleCameraView, atMS: 1000) == [.setCameraView(true)])
+        #expect(h.booth.state == .cameraView)
+        #expect(h.booth.showsCamera)
+        #expect(!h.booth.showsMatte)
+        #expect(h.press(.toggleCameraView, atMS: 2000) == [.setCameraView(false)])
+        #expect(h.booth.state == .live)
+        #expect(!h.booth.showsCamera)
+    }
+
+    @Test func theCameraViewFromTheMatteViewTurnsTheMatteOffFirst() {
+        var h = Harness()
+        h.press(.toggleMatteView, atMS: 1000)
+        #expect(h.press(.toggleCameraView, atMS: 2000) == [.setMatteView(false), .setCameraView(true)])
+        #expect(h.booth.state == .cameraView)
+        #expect(!h.booth.showsMatte)
+        // Leaving it goes back to the composite, not to the matte view it replaced.
+        #expect(h.press(.toggleCameraView, atMS: 3000) == [.setCameraView(false)])
+        #expect(h.booth.state == .live)
+    }
+
+    @Test func theMatteViewFromTheCameraViewTurnsTheCameraOffFirst() {
+        var h = Harness()
+        h.press(.toggleCameraView, atMS: 1000)
+        #expect(h.press(.toggleMatteView, atMS: 2000) == [.setCameraView(false), .setMatteView(true)])
+        #expect(h.booth.state == .matteView)
+        #expect(!h.booth.showsCamera)
+        #expect(h.press(.toggleMatteView, atMS: 3000) == [.setMatteView(false)])
+        #expect(h.booth.state == .live)
+    }
+
+    @Test func shutterInTheCameraViewExplainsInsteadOfTakingAPhoto() {
+        var h = Harness(countdown: 0)
+        h.press(.toggleCameraView, atMS: 1000)
+        let got = h.press(.takePhoto, atMS: 2000)
+        #expect(got == [.showMessage(.text("CAMERA VIEW: HOLD PREVIOUS TO LEAVE IT FIRST"), until: ns(7000)),
+                        .armDeadline(at: ns(7000))])
+        #expect(h.booth.state == .cameraView)
+    }
+
+    @Test func shutterInTheCameraViewDuringAnImportIsRefusedToo() {
+        var h = Harness(countdown: 0)
+        h.press(.toggleCameraView, atMS: 1000)
+        h.send(.importStarted, atMS: 1100)
+        #expect(h.press(.takePhoto, atMS: 1200).first
+                == .showMessage(.text("CAMERA VIEW: HOLD PREVIOUS TO LEAVE IT FIRST"), until: ns(6200)))
+        #expect(h.booth.state == .importing)
+    }
+
+    @Test func backdropsSwitchInTheCameraView() {
+        var h = Harness()
+        h.press(.toggleCameraView, atMS: 1000)
+        #expect(h.press(.previousBackdrop, atMS: 2000).first == .switchBackdrop(.previous))
+        #expect(h.booth.state == .cameraView)
+    }
+
+    @Test func theCameraViewToggleIsRefusedWhereTheMatteViewsIs() {
+        var counting = Harness(countdown: 3)
+        counting.press(.takePhoto, atMS: 1000)
+        #expect(counting.press(.toggleCameraView, atMS: 1100) == [])
+        var saving = Harness(countdown: 0)
+        saving.takeToSaving(atMS: 1000)
+        #expect(saving.press(.toggleCameraView, atMS: 1100) == [])
+        var away = Harness()
+        away.send(.deviceLost(.display), atMS: 1000)
+        #expect(away.press(.toggleCameraView, atMS: 1100) == [])
+    }
+
+    @Test func theCameraViewSurvivesTheCameraGoingAway() {
+        var h = Harness()
+        h.press(.toggleCameraView, atMS: 1000)
+        #expect(h.send(.deviceLost(.camera), atMS: 2000) == [.startReopening(.camera), .showMessage(.cameraDisconnected, until: nil)])
+        #expect(h.booth.state == .cameraAway)
+        #expect(h.press(.toggleCameraView, atMS: 2100) == [])
+        h.send(.deviceBack(.camera), atMS: 3000)
+        #expect(h.booth.state == .cameraView)
+        #expect(h.booth.showsCamera)
+    }
+
+    @Test func displayAwayOutranksTheCameraView() {
+        var h = Harness()
+        h.press(.toggleCameraView, atMS: 1000)
+        h.send(.deviceLost(.display), atMS: 2000)
+        #expect(h.booth.state == .displayAway)
+        h.send(.deviceBack(.display), atMS: 3000)
+        #expect(h.booth.state == .cameraView)
+    }
+
+    @Test func anImportOutranksTheCameraViewAndReturnsToIt() {
+        var h = Harness()
+        h.press(.toggleCameraView, atMS: 1000)
+        #expect(h.send(.importStarted, atMS: 1100) == [.showMessage(.text("READING USB STICK"), until: nil)])
+        #expect(h.booth.state == .importing)
+        h.send(.importFinished(summary: "3 BACKDROPS"), atMS: 1200)
+        #expect(h.booth.state == .cameraView)
+    }
+
+    @Test func cameraToggleDuringAnImportKeepsTheImportOnScreenAndTheMatteOff() {
+        var h = Harness()
+        h.send(.importStarted, atMS: 1000)
+        h.press(.toggleMatteView, atMS: 1050)
+        #expect(h.press(.toggleCameraView, atMS: 1100) == [.setMatteView(false), .setCameraView(true)])
+        #expect(h.booth.state == .importing)
+        h.send(.importFinished(summary: "done"), atMS: 1200)
+        #expect(h.booth.state == .cameraView)
+        #expect(!h.booth.showsMatte)
+    }
+
+    @Test func theRollbackGestureInTheCameraViewRollsBackAndLeavesTheViewAlone() {
+        var h = Harness()
+        h.press(.toggleCameraView, atMS: 1000)
+        #expect(h.press(.rollback, atMS: 2000) == [.rollback, .showMessage(.text("GOING BACK TO THE PREVIOUS SET"), until: nil)])
+        #expect(h.booth.state == .importing)
+        h.send(.importFinished(summary: "ROLLED BACK"), atMS: 2200)
+        #expect(h.booth.state == .cameraView)
+    }
+
     // MARK: camera away
 
     @Test func cameraLostShowsTheNoticeAndReopens() {

@@ -182,6 +182,23 @@ private struct Harness {
         #expect(ButtonIntent.forGesture(gesture(.next, .longPress)) == .toggleMatteView)
     }
 
+    @Test func longPressOnPreviousTogglesTheCameraViewAndAShortOneStillGoesBack() {
+        #expect(ButtonIntent.forGesture(gesture(.previous, .longPress)) == .toggleCameraView)
+        #expect(ButtonIntent.forGesture(gesture(.previous, .shortPress)) == .previousBackdrop)
+        #expect(ButtonIntent.forGesture(gesture(.shutter, .longPress)) == .takePhoto)
+        #expect(ButtonIntent.toggleCameraView.name == "toggle camera view")
+    }
+
+    @Test func aLongPressOfPreviousFromTheClassifierIsTheCameraView() {
+        var h = Harness(longPressMS: 800)
+        h.press(.previous, atMS: 1000)
+        h.advance(toMS: 1900)
+        h.release(.previous, atMS: 2000)
+        h.press(.previous, atMS: 3000)
+        h.release(.previous, atMS: 3100)
+        #expect(h.gestures.compactMap(ButtonIntent.forGesture) == [.toggleCameraView, .previousBackdrop])
+    }
+
     @Test func heldNeverActsSoAPressFiresOneIntent() {
         for role in ButtonRole.allCases {
             #expect(ButtonIntent.forGesture(gesture(role, .held)) == nil)
@@ -224,6 +241,32 @@ private struct Harness {
         h.release(.next, atMS: 7100)
         h.advance(toMS: 9000)
         #expect(h.gestures.compactMap(ButtonIntent.forGesture) == [], "no rollback, no previous backdrop, no matte view")
+    }
+
+    @Test func previousHeldPastALongPressBeforeTheChordIsARollbackNotTheCameraView() {
+        var h = Harness(longPressMS: 800)
+        // Previous first, long enough that its `held` is out before next joins; then the chord.
+        h.press(.previous, atMS: 1000)
+        h.advance(toMS: 2000)
+        h.press(.next, atMS: 2500)
+        h.advance(toMS: 7500)
+        h.release(.previous, atMS: 7600)
+        h.release(.next, atMS: 7700)
+        h.advance(toMS: 9000)
+        #expect(h.kinds == [.held, .bothHeld], "previous's release after the chord is no long press")
+        #expect(h.gestures.compactMap(ButtonIntent.forGesture) == [.rollback])
+    }
+
+    @Test func previousHeldLongWithNextJoiningAndLetGoEarlyIsNothing() {
+        var h = Harness(longPressMS: 800)
+        h.press(.previous, atMS: 1000)
+        h.advance(toMS: 2000)
+        h.press(.next, atMS: 2500)
+        // Previous let go before the chord's five seconds: no rollback and no camera view either.
+        h.release(.previous, atMS: 4000)
+        h.release(.next, atMS: 4100)
+        h.advance(toMS: 9000)
+        #expect(h.gestures.compactMap(ButtonIntent.forGesture) == [])
     }
 
     @Test func theShutterWithNextIsNotAChord() {
