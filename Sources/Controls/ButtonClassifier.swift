@@ -12,7 +12,8 @@
 ///
 /// Next and previous down together are a chord, not two presses: held together for
 /// `chordNanoseconds` they give `bothHeld` once, and whatever happens, neither release gives a
-/// short or long press (the previous backdrop would flash by, the matte view would toggle).
+/// short or long press (the previous backdrop would flash by, the matte or camera view would
+/// toggle).
 public struct ButtonClassifier {
     public let debounceNanoseconds: UInt64
     public let longPressNanoseconds: UInt64
