@@ -100,7 +100,7 @@ final class DeviceSession {
                 runner.service()
                 iterate(ready & ~runner.tokens, signals: signals, watch: watch)
             }
-            if frames > 0 && runner.pairsHandedOff >= frames { break }
+            if frames > 0 && runner.pairsTaken >= frames { break }
         }
         service.stopping()
         runner.stop()

@@ -209,6 +209,10 @@ public final class V4L2Camera {
         return node.descriptor.withRawValue(body)
     }
 
+    /// Whether `view(slot:)` is the driver's own buffer, as a display scanning the buffer out
+    /// would show it: false when frames are decoded or converted into buffers of our own.
+    public var viewsDriverBuffers: Bool { decoded == nil }
+
     /// Lends slot `slot`'s exported dmabuf fd; nil where the driver refused VIDIOC_EXPBUF.
     public func withDMABuf<R>(slot: Int, _ body: (Int32) -> R) -> R? {
         guard let buffers, slot >= 0, slot < buffers.dmabufs.count, buffers.dmabufs[slot] >= 0 else { return nil }

@@ -14,6 +14,10 @@ public struct FrameGeneration {
     public var backdrop: ImageView
     /// The matte as grey instead of the composite (thresholds being set).
     public var showMatte = false
+    /// The camera as it is, unmatted, over the backdrop (the camera view, for aiming the camera).
+    /// Where the sink shows camera buffers directly the runner skips compute for these frames;
+    /// otherwise compute composes the camera with an opaque matte.
+    public var showCamera = false
 
     public init(matte: MatteParameters, backdrop: ImageView) {
         self.matte = matte

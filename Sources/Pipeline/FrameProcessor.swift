@@ -39,6 +39,8 @@ public final class FrameProcessor {
     private let scratch: [ComposeScratch]
     /// Compute thread only (set by `apply`).
     private var showMatte = false
+    /// Compute thread only (set by `apply`): the camera view, composed with an opaque matte.
+    private var showCamera = false
     /// Set before the first frame: a finished frame, or only the camera layer for a display that
     /// blends it over the backdrop plane, straight or premultiplied as the plane's blend mode says.
     private var outputMode = OutputMode.frame
@@ -120,14 +122,21 @@ public final class FrameProcessor {
     public func apply(_ generation: FrameGeneration) {
         matte.update(parameters: generation.matte)
         showMatte = generation.showMatte
+        showCamera = generation.showCamera
     }
 
     /// Builds the matte for `depth` (single thread: speck removal and the subject search need
     /// the whole frame). `colour`, the camera frame the depth goes with, lets colour decide the
     /// edges and the sensor's shadow strips; nil builds it from depth alone.
     public func buildMatte(depth: ImageView, unitMM: Float, colour: ImageView? = nil) {
-        matte.process(depth: depth, unitMM: unitMM, colour: colour, into: alpha.view)
         cleanSource = nil
+        if showCamera {
+            // The camera view shows every camera pixel: no matte to build, and the rim's colour is
+            // the camera's own.
+            alpha.view.base.initializeMemory(as: UInt8.self, repeating: 255, count: alpha.view.bytesPerRow * colorSize.height)
+            return
+        }
+        matte.process(depth: depth, unitMM: unitMM, colour: colour, into: alpha.view)
         if let colour, colour.format == colorFormat, colour.size == colorSize {
             matte.decontaminate(colour: colour, alpha: alpha.view, into: cleanColour.view)
             cleanSource = colour.base

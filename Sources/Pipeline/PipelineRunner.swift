@@ -18,12 +18,21 @@ import Synchronization
 /// one compute writes; while a flip is queued the next frame is composed into a third slot and
 /// waits (`composed`) for the flip, then is queued at once. When no slot is free the pair is
 /// dropped (live) or held (lockstep).
+///
+/// Camera view on a sink that shows camera buffers directly (`FrameSink.showsCameraDirectly`):
+/// a pair skips compute; its depth slot goes back at once and its colour slot is submitted as a
+/// direct slot, held (`heldByDisplay`) until a later flip says it left the screen, since the
+/// display reads the camera's own buffer until then.
 public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable> {
     /// I/O thread only (compute's timings come back in each result).
     public let statistics = PipelineStatistics()
     public let loop: EventLoop
     public private(set) var scanout: ScanoutQueue
     public private(set) var pairsHandedOff = 0
+    /// Pairs taken from the source and not dropped: handed off to compute, or shown as they are
+    /// (camera view). `run(frameLimit:)` counts these.
+    public var pairsTaken: Int { pairsHandedOff + pairsSubmittedDirectly }
+    private var pairsSubmittedDirectly = 0
     /// `.ended` or `.disconnected` once the source said so; cleared by `reopenSource`.
     public private(set) var sourceEnding: SourceEvent? = nil
     /// Set when the reopened source's fds could not be put in the loop (the caller reports it).
@@ -56,6 +65,12 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     private var frameLimit = 0
     private var finishedFrameWatch: (from: Int, body: (FinishedFrame, inout Sink) -> Void)? = nil
     private var released = SlotList()
+    /// Colour slots of the current source the display holds (bit n: slot n, queued or on screen).
+    /// Cleared when the source is reopened: the old camera's buffers went with it.
+    private var heldByDisplay: UInt64 = 0
+    /// I/O thread: while true, camera-view frames are composed even where the sink could show
+    /// them directly, so an on-screen message (drawn by compose) is seen.
+    public var composesCameraView = false
     private let wakeToken: UInt64
     private let sinkToken: UInt64
     private let sourceToken: UInt64
@@ -143,7 +158,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
 
     public var currentGeneration: FrameGeneration { generation }
 
-    /// Runs the loop until the source ends, `frameLimit` pairs were handed off (0 = no limit) and
+    /// Runs the loop until the source ends, `frameLimit` pairs were taken (0 = no limit) and
     /// their frames are out, or `between` returns false. `between` gets the tokens that woke the
     /// loop that are not the runner's (0 when a deadline did), after the runner served its own.
     /// Returns the source's ending (`.ended`, `.disconnected`) or `.idle` when stopped.
@@ -240,6 +255,8 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
             heldPair = nil
         }
         drainSync()
+        // The display may still show an old buffer; it is the old camera's, not a slot to give back.
+        heldByDisplay = 0
         source.withDescriptors { color, depth in
             loop.unwatch(color)
             loop.unwatch(depth)
@@ -253,7 +270,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     // MARK: I/O thread
 
     private var finishedLimit: Bool {
-        frameLimit > 0 && pairsHandedOff >= frameLimit && !jobInFlight && composed == nil && scanout.canQueue
+        frameLimit > 0 && pairsTaken >= frameLimit && !jobInFlight && composed == nil && scanout.canQueue
     }
 
     private func watchSource() throws(SystemError) {
@@ -270,7 +287,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     }
 
     private func sourceDueTime() -> UInt64? {
-        guard sourceEnding == nil, !(frameLimit > 0 && pairsHandedOff >= frameLimit) else { return nil }
+        guard sourceEnding == nil, !(frameLimit > 0 && pairsTaken >= frameLimit) else { return nil }
         if heldPair != nil { return nil }
         guard let due = source.nextFrameDueNanoseconds else { return nextRecheck() }
         return due
@@ -302,7 +319,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     private func collectCompletions() {
         while let completion = sink.takeCompletion() {
             guard scanout.queued == completion.slot else { continue }
-            scanout.flipped()
+            leftScreen(scanout.flipped())
             shown(at: completion.nanoseconds, captured: queuedCapture)
             if let waiting = composed {
                 composed = nil
@@ -347,7 +364,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
         switch outcome {
         case .shown(let time):
             scanout.queue(slot)
-            scanout.flipped()
+            leftScreen(scanout.flipped())
             shown(at: time, captured: stamp.nanoseconds)
         case .queued:
             scanout.queue(slot)
@@ -357,6 +374,49 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
             scanout.drop()
             statistics.droppedBySink += 1
         }
+    }
+
+    /// Shows colour slot `colorSlot` as it is (camera view); the slot stays the display's until
+    /// it leaves the screen. False: not shown now, the caller still owns the slot.
+    private func submitDirect(colorSlot: Int, stamp: FrameStamp) -> Bool {
+        guard !jobInFlight, composed == nil, scanout.canQueue else { return false }
+        let slot = sink.directSlot(colorSlot)
+        pairsSubmittedDirectly += 1
+        let start = MonotonicClock.nowNanoseconds()
+        let outcome = sink.submitCamera(slot: colorSlot, stamp: stamp)
+        statistics.present.record(nanoseconds: MonotonicClock.nowNanoseconds() - start)
+        switch outcome {
+        case .shown(let time):
+            heldByDisplay |= 1 << UInt64(colorSlot)
+            scanout.queue(slot)
+            leftScreen(scanout.flipped())
+            shown(at: time, captured: stamp.nanoseconds)
+        case .queued:
+            heldByDisplay |= 1 << UInt64(colorSlot)
+            scanout.queue(slot)
+            queuedCapture = stamp.nanoseconds
+        case .refused:
+            scanout.drop()
+            statistics.droppedBySink += 1
+            source.releaseColor(slot: colorSlot)
+            return true
+        }
+        statistics.presentedDirectly += 1
+        return true
+    }
+
+    /// A slot that left the screen: a camera buffer goes back to the camera it came from.
+    private func leftScreen(_ slot: Int?) {
+        guard let slot, scanout.isDirect(slot) else { return }
+        let colorSlot = slot - scanout.slotCount
+        let bit: UInt64 = 1 << UInt64(colorSlot)
+        guard heldByDisplay & bit != 0 else { return }
+        heldByDisplay &= ~bit
+        source.releaseColor(slot: colorSlot)
+    }
+
+    private var showsCameraDirectly: Bool {
+        generation.showCamera && !composesCameraView && sink.showsCameraDirectly
     }
 
     private func shown(at time: UInt64, captured: UInt64) {
@@ -377,7 +437,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
                 guard handOff(pair) else { return }
                 heldPair = nil
             }
-            if frameLimit > 0 && pairsHandedOff >= frameLimit { return }
+            if frameLimit > 0 && pairsTaken >= frameLimit { return }
             let event = source.nextEvent(timeoutNanoseconds: 0)
             released.removeAll()
             var pair: SyncPair? = nil
@@ -398,6 +458,16 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
             release(released)
             statistics.syncStatistics = sync.statistics
             guard let pair else { continue }
+            if showsCameraDirectly {
+                source.releaseDepth(slot: pair.depthSlot)
+                if submitDirect(colorSlot: pair.colorSlot, stamp: FrameStamp(nanoseconds: pair.captureNanoseconds, sequence: 0)) {
+                    continue
+                }
+                // A composed frame or a flip is still ahead of it: newest wins, this one is dropped.
+                source.releaseColor(slot: pair.colorSlot)
+                statistics.droppedLate += 1
+                continue
+            }
             if handOff(pair) { continue }
             switch pacing {
             case .lockstep:
