@@ -206,10 +206,13 @@ final class DeviceSession {
             // The expiry is the booth's own deadline (armDeadline follows); the slot just holds the text.
             messageText = message.text(backdropName: backdrops.currentName)
             messages.publish(messageText, style: message.isLarge ? .countdown : .caption)
+            // Compose draws messages; a camera buffer shown as it is could not carry this one.
+            runner.composesCameraView = true
             if cameraAway { noticeShown = false }
         case .clearMessage:
             messageText = ""
             messages.clear()
+            runner.composesCameraView = false
             if cameraAway { noticeShown = false }
         case .armDeadline(let at):
             loop.setDeadline(boothDeadline, at: at)
@@ -227,7 +230,8 @@ final class DeviceSession {
             if cameraAway { noticeShown = false }
         case .setMatteView(let on):
             runner.publish { $0.showMatte = on }
-        case .setCameraView: break // wired by the lead
+        case .setCameraView(let on):
+            runner.publish { $0.showCamera = on }
         case .rollback:
             // The rollback gesture: switched back on the backdrop worker (see `iterate`), then
             // reloaded as after SIGHUP. Without a worker, here.
