@@ -81,6 +81,6 @@ let package = Package(
         .testTarget(name: "ImportTests", dependencies: ["Import", "Settings", "ImageCodec", "Frames", "KernelIO", "TestSupport", "CFaultInjector"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "KernelIO", "CKernel"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Backgrounds", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "Compose", "Booth", "Controls", "CAllocCounter", "CFaultInjector", "Photos", "ImageCodec", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Capture", "Backgrounds", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "Compose", "Booth", "Controls", "CAllocCounter", "CFaultInjector", "Photos", "ImageCodec", "TestSupport"]),
     ]
 )

@@ -45,6 +45,16 @@ public final class KMSSink: FrameSink {
     /// Why the last attempt to set the display up again failed (nil once one succeeds); the
     /// caller says it once.
     public private(set) var modesetFailure: ScanoutError? = nil
+    /// Which path the camera view takes and why, for the start-up line (`adoptCamera`).
+    public private(set) var cameraReason = "camera view: composed by the CPU: no camera adopted"
+    /// Tests only: `adoptCamera` counts the camera's buffers on the overlay plane as refused, as a
+    /// display that cannot scan them out refuses them at TEST_ONLY.
+    public var refusesCameraPlane = false
+    /// The adopted camera's buffers as framebuffers (`adoptCamera`), nil when the camera view is
+    /// composed; `cameraShown` and `cameraQueued` keep a set alive while the display reads it.
+    private var camera: CameraFramebuffers? = nil
+    private var cameraShown: CameraFramebuffers? = nil
+    private var cameraQueued: CameraFramebuffers? = nil
 
     private var slots: [DumbBuffer]
     private let backdrop: DumbBuffer?
@@ -238,21 +248,27 @@ public final class KMSSink: FrameSink {
     /// Commits `slot` for the next vblank without waiting (`.queued`; the flip comes through
     /// `takeCompletion`). A re-plugged display is set up again showing `slot` (`.shown`).
     public func submit(slot: Int, stamp: FrameStamp) -> SinkSubmission {
+        flip(to: slots[slot].framebufferID, showing: slot)
+    }
+
+    /// The commit behind `submit` and `submitCamera`: `framebuffer` onto the layer plane as
+    /// scanout index `index`, non-blocking with a flip event.
+    private func flip(to framebuffer: UInt32, showing index: Int) -> SinkSubmission {
         if simulatesUnplug && connected {
             displayLost()
             queue.drop()
             return .refused
         }
         if !connected {
-            guard reconnect(showing: slot) else { queue.drop(); return .refused }
+            guard reconnect(showing: index) else { queue.drop(); return .refused }
             return .shown(at: MonotonicClock.nowNanoseconds())
         }
         guard queue.canQueue else { queue.drop(); return .refused }
         request.reset()
-        request.add(object: layerPlaneID, property: layerFramebufferProperty, value: UInt64(slots[slot].framebufferID))
+        request.add(object: layerPlaneID, property: layerFramebufferProperty, value: UInt64(framebuffer))
         let capturing = attachWriteback()
         let flags = UInt32(BK_DRM_MODE_ATOMIC_NONBLOCK) | UInt32(BK_DRM_MODE_PAGE_FLIP_EVENT)
-        if let failure = request.commit(fd: card.fd, flags: flags, userData: generation << 8 | UInt64(slot)) {
+        if let failure = request.commit(fd: card.fd, flags: flags, userData: generation << 8 | UInt64(index)) {
             if capturing { writebackArmed = true }
             if failure != .busy && !KMSOutput.isConnected(card: card, connectorID: output.connectorID) {
                 displayLost()
@@ -261,7 +277,8 @@ public final class KMSSink: FrameSink {
             return .refused
         }
         if capturing { takeFence() }
-        queue.queue(slot)
+        queue.queue(index)
+        cameraQueued = queue.isDirect(index) ? camera : nil
         return .queued
     }
 
@@ -343,6 +360,8 @@ public final class KMSSink: FrameSink {
                 guard event.user_data >> 8 == generation, let queued = queue.queued,
                       UInt64(queued) == event.user_data & 0xff else { continue }
                 queue.flipped()
+                cameraShown = cameraQueued
+                cameraQueued = nil
                 time = event.nanoseconds
             }
         }
@@ -425,10 +444,15 @@ public final class KMSSink: FrameSink {
             }
         }
         generation += 1
-        Self.fillModeset(request: request, output: output, modeBlob: modeBlob, slots: slots, shown: shown,
+        // A camera buffer shown by the modeset (a display re-plugged during the camera view) takes
+        // the layer plane instead of an output slot.
+        let direct = queue.isDirect(shown) ? camera : nil
+        Self.fillModeset(request: request, output: output, modeBlob: modeBlob, slots: slots,
+                         shown: direct == nil ? shown : slots.count - 1,
                          backdrop: backdrop, plane: backdrop != nil, layer: scaledLayer,
                          premultiplied: blend != .plane(premultiplied: false),
-                         writeback: writebackBuffer != nil)
+                         writeback: writebackBuffer != nil,
+                         layerFramebuffer: direct?.framebufferID(shown - slots.count))
         let modesetFlags = UInt32(BK_DRM_MODE_ATOMIC_ALLOW_MODESET)
         if let failure = request.commit(fd: card.fd, flags: modesetFlags | UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)) {
             throw .commitRejected(request.missing ?? "the mode \(output.mode.description) (test)", failure)
@@ -443,6 +467,8 @@ public final class KMSSink: FrameSink {
         }
         if capturing { takeFence() }
         queue.shown(shown)
+        cameraShown = direct
+        cameraQueued = nil
         connected = true
         modesetFailure = nil
     }
@@ -468,7 +494,7 @@ public final class KMSSink: FrameSink {
 
     private static func fillModeset(request: AtomicRequest, output: KMSOutput, modeBlob: UInt32, slots: [DumbBuffer],
                                     shown shownIndex: Int, backdrop: DumbBuffer?, plane: Bool, layer: ScaledLayer?,
-                                    premultiplied: Bool, writeback: Bool) {
+                                    premultiplied: Bool, writeback: Bool, layerFramebuffer: UInt32? = nil) {
         let size = output.mode.size
         let crtc = UInt64(output.crtcID)
         request.reset()
@@ -480,7 +506,7 @@ public final class KMSSink: FrameSink {
         place(request, output.primary, framebuffer: plane ? backdrop!.framebufferID : shown.framebufferID, crtc: crtc,
               source: whole, target: whole)
         if plane, let overlay = output.overlay {
-            place(request, overlay, framebuffer: shown.framebufferID, crtc: crtc,
+            place(request, overlay, framebuffer: layerFramebuffer ?? shown.framebufferID, crtc: crtc,
                   source: layer?.source ?? whole, target: layer?.target ?? whole)
             if overlay.id("pixel blend mode") != nil && !overlay.isImmutable("pixel blend mode"),
                let mode = overlay.enumValue("pixel blend mode", premultiplied ? "Pre-multiplied" : "Coverage") {
@@ -512,5 +538,85 @@ public final class KMSSink: FrameSink {
         request.add(plane, "CRTC_Y", UInt64(target.y))
         request.add(plane, "CRTC_W", UInt64(target.width))
         request.add(plane, "CRTC_H", UInt64(target.height))
+    }
+}
+
+// MARK: Camera view (zero-copy)
+
+extension KMSSink {
+    /// True once `adoptCamera` put the camera's own buffers on the overlay plane: `submitCamera`
+    /// then shows a captured frame with no compute at all.
+    public var showsCameraDirectly: Bool { camera != nil }
+
+    /// Makes the camera view (the unmatted preview) zero-copy where the display allows: imports
+    /// the camera's `slotCount` buffers (`format` at `size`, `bytesPerRow` apart) as framebuffers
+    /// and TEST_ONLYs the overlay plane showing the first at the scaled layer's rectangles, so the
+    /// display scales the camera's frame over the backdrop as it scales the camera-sized layer.
+    /// Only in the scaled-layer configuration (`scaledLayer` at the camera's size, `.plane` blend).
+    /// `dmabuf(slot, use)` lends slot `slot`'s dmabuf fd to `use`, or does not call it when the
+    /// slot has none: `{ slot, use in _ = camera.withDMABuf(slot: slot, use) }`; no fd is kept.
+    /// Returns `showsCameraDirectly`; either way `cameraReason` says which path the camera view
+    /// takes and why. Setup only (it allocates and asks the kernel), on the I/O thread.
+    ///
+    /// Call it again after the camera was reopened (new buffers): the new set replaces the old at
+    /// once, and a refusal leaves none. The old set is not removed while the display may read it:
+    /// it stays alive while one of its framebuffers is on screen or queued, and goes when the next
+    /// flip or modeset shows something else (removing a framebuffer a plane shows would make the
+    /// kernel take the plane off). After the call, `submitCamera(slot:)` names the new camera's
+    /// slots; a direct index still current in `queue` then leaves the screen with the next flip,
+    /// reported as `flipped()` reports any slot.
+    @discardableResult
+    public func adoptCamera(format: PixelFormat, size: FrameSize, bytesPerRow: Int, slotCount: Int,
+                            dmabuf: (_ slot: Int, _ use: (Int32) -> Void) -> Void) -> Bool {
+        camera = nil
+        let what = "the camera's \(format.name) \(size.description) buffers"
+        guard case .plane = blend, let layer = scaledLayer, let overlay = output.overlay, let planeID = output.overlayPlaneID else {
+            return refuseCamera("not the scaled layer configuration (\(planReason))")
+        }
+        guard layer.size == size else {
+            return refuseCamera("the camera's \(size.description) is not the scaled layer's \(layer.size.description)")
+        }
+        guard CameraFramebuffers.plane(planeID, on: card, takes: format) else {
+            return refuseCamera("the overlay plane \(planeID) does not take \(format.name)")
+        }
+        let imported: CameraFramebuffers
+        do throws(CameraFramebuffers.Refusal) {
+            imported = try CameraFramebuffers(card: card, format: format, size: size, bytesPerRow: bytesPerRow,
+                                              count: slotCount, dmabuf: dmabuf)
+        } catch {
+            return refuseCamera(error.message)
+        }
+        guard imported.count > 0 else { return refuseCamera("the camera has no buffers") }
+        if refusesCameraPlane { return refuseCamera("the overlay plane refused \(what) (refused for a test)") }
+        request.reset()
+        Self.place(request, overlay, framebuffer: imported.framebufferID(0), crtc: UInt64(output.crtcID),
+                   source: layer.source, target: layer.target)
+        if let failure = request.commit(fd: card.fd, flags: UInt32(BK_DRM_MODE_ATOMIC_TEST_ONLY)) {
+            return refuseCamera(ScanoutError.commitRejected(request.missing ?? "\(what) on the overlay plane (test)", failure).message)
+        }
+        camera = imported
+        cameraReason = "camera view: zero-copy, \(what) on plane \(planeID) scaled to "
+            + "\(layer.target.width)x\(layer.target.height)"
+        return true
+    }
+
+    /// Shows camera slot `cameraSlot` (a buffer of the camera `adoptCamera` took) on the layer
+    /// plane without waiting, as `submit` shows an output slot: `.queued`, its flip then reported
+    /// by `takeCompletion` as `directSlot(cameraSlot)`; `.shown` when a re-plugged display was set
+    /// up again showing it; `.refused` (dropped) when no camera is adopted, a flip is still queued
+    /// or the display is away. The camera buffer must stay with the display until a later
+    /// completion says it left the screen.
+    public func submitCamera(slot cameraSlot: Int, stamp: FrameStamp) -> SinkSubmission {
+        guard let camera, cameraSlot >= 0, cameraSlot < camera.count else {
+            queue.drop()
+            return .refused
+        }
+        return flip(to: camera.framebufferID(cameraSlot), showing: directSlot(cameraSlot))
+    }
+
+    private func refuseCamera(_ why: String) -> Bool {
+        camera = nil
+        cameraReason = "camera view: composed by the CPU: " + why
+        return false
     }
 }
