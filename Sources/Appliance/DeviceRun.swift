@@ -56,6 +56,7 @@ enum DeviceRun {
                                                        camera: settings.camera, depthSize: source.depthSize,
                                                        colorSize: source.colorSize))
         let scaled = try scaleOnTheDisplay(sink: sink, processor: processor)
+        CameraViewPath.offer(source: source, sink: sink)
         // The photo's layers are the camera's frames and the matte, as compute sees them; where the
         // display blends the camera over the backdrop plane, the photo is composed the same way
         // (scaled as the display scales it, when it does).

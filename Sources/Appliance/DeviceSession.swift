@@ -287,6 +287,8 @@ final class DeviceSession {
         }
         if let error = runner.watchFailure { Log.warning("camera back but not watched: \(error.message)") }
         camera.succeeded(loop: loop)
+        // The reopened camera has new buffers: the display is offered those for the camera view.
+        runner.withSource { source in runner.withSink { CameraViewPath.offer(source: source, sink: $0) } }
         cameraAway = false
         feed(.deviceBack(.camera))
         Log.info("camera back: \(runner.withSource { $0.summary })")

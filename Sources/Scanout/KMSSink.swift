@@ -614,6 +614,11 @@ extension KMSSink {
         return flip(to: camera.framebufferID(cameraSlot), showing: directSlot(cameraSlot))
     }
 
+    /// Drops any adopted camera and says why the camera view is composed by the CPU: for a
+    /// camera whose buffers cannot be offered at all (decoded or converted frames, no dmabuf
+    /// export). Setup only, on the I/O thread.
+    public func declineCamera(_ why: String) { _ = refuseCamera(why) }
+
     private func refuseCamera(_ why: String) -> Bool {
         camera = nil
         cameraReason = "camera view: composed by the CPU: " + why

@@ -405,31 +405,6 @@ sleep 1
 later=$(presented "$bd" "$log2")
 event "back_frames=${after_back:-0},${later:-0}"
 photo vivid-back
-# The camera view (a long press of previous), on the reopened camera: vivid exports its buffers, so
-# where the display takes YUYV on its overlay plane they are shown as they are (the statistics'
-# "camera buffers shown as they are" grows); a second long press leaves it and frames are composed
-# again. The log's "camera view:" lines say which path was offered, at start-up and after the reopen.
-direct_shown() {
-  kill -USR1 "$1"
-  sleep 0.3
-  grep "camera buffers shown as they are:" "$2" | tail -n 1 | sed 's/.*camera buffers shown as they are: \([0-9]*\).*/\1/'
-}
-c0=$(direct_shown "$bd" "$log2")
-press $PREV 6
-sleep 2
-c1=$(direct_shown "$bd" "$log2")
-sleep 1
-c2=$(direct_shown "$bd" "$log2")
-screen camera-view
-press $PREV 6
-sleep 2
-c3=$(direct_shown "$bd" "$log2")
-p3=$(presented "$bd" "$log2")
-sleep 1
-c4=$(direct_shown "$bd" "$log2")
-p4=$(presented "$bd" "$log2")
-event "camera_view_direct=${c0:-x},${c1:-x},${c2:-x},${c3:-x},${c4:-x}"
-event "camera_view_after=${p3:-0},${p4:-0}"
 terminate "$bd" vivid
 emit backdrop-vivid.log "$log2"
 fi
