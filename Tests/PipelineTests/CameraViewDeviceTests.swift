@@ -1,10 +1,11 @@
-import Capture
+import CKernel
 import Compose
 import Foundation
 @_spi(Testing) import Frames
 import KernelIO
 import Scanout
 import Testing
+@testable import Capture
 @testable import Pipeline
 
 /// The camera view's zero-copy path against real drivers: vivid's capture node as the camera and
@@ -19,6 +20,11 @@ private let device: String? = {
 @Suite(.serialized, .enabled(if: device != nil, "no vivid YUYV node with a KMS display with an overlay plane and writeback here (the virtual board: tests/vboard/scanout.sh)"))
 struct CameraViewDeviceTests {
     private let display = FrameSize(width: 1024, height: 768)
+    /// vivid's test patterns (TPG_PAT_*): grey noise, every luma value and new in every frame (a
+    /// frame shown from the wrong buffer differs everywhere); red/green 1x1 checkers, so the two
+    /// pixels of a pair differ and the pair's shared chroma is what both must take.
+    private static let noisePattern: Int32 = 21
+    private static let colourCheckersPattern: Int32 = 14
 
     private struct Rig {
         let camera: V4L2Camera
@@ -29,11 +35,14 @@ struct CameraViewDeviceTests {
     /// vivid at `size` (YUYV, its buffers exported) and the display in the scaled-layer
     /// configuration for it, as the device run sets it up; the backdrop varies in both directions
     /// so a misplaced camera shows.
-    private func rig(camera size: FrameSize, fit: FitMode) throws -> Rig {
+    private func rig(camera size: FrameSize, fit: FitMode, pattern: Int32 = noisePattern) throws -> Rig {
         let camera = try V4L2Camera(path: try #require(vividNode), request: StreamRequest(
             role: .color, size: size, format: .yuyv, framesPerSecond: 30, bufferCount: 3))
         try #require(camera.granted.format == .yuyv && camera.granted.size == size, "vivid granted \(camera.granted.summary)")
         try #require(camera.granted.dmabufExported, "vivid did not export its buffers: \(camera.summary)")
+        var control = v4l2_control(id: 0x00F0_F000 /* VIVID_CID_TEST_PATTERN */, value: pattern)
+        try #require(camera.withDescriptor { V4L2Funnel.control($0, BK_VIDIOC_S_CTRL, &control) } ?? nil == nil,
+                     "vivid refused test pattern \(pattern)")
         let mapping = CameraMapping(camera: size, output: display, fit: fit)
         let sink = try KMSSink(options: KMSSinkOptions(mode: display, blend: .plane, writeback: true,
                                                        scaledLayer: ScaledLayer(camera: size, mapping: mapping)))
@@ -113,10 +122,10 @@ struct CameraViewDeviceTests {
     /// vivid's 640x360 YUYV buffers, imported as framebuffers, on the overlay plane scaled to
     /// 1024x768 (fill: the source cropped; fit: the target inset): the frame the display shows
     /// (written back) is the CPU path's conversion of the same camera buffer, pixel for pixel.
-    @Test(arguments: [FitMode.fill, FitMode.fit])
-    func theDisplayShowsTheCameraBufferAsTheCPUPathConvertsIt(fit: FitMode) throws {
+    @Test(arguments: [(FitMode.fill, noisePattern), (FitMode.fit, colourCheckersPattern), (FitMode.fill, Int32(0) /* 75% colour bars */)])
+    func theDisplayShowsTheCameraBufferAsTheCPUPathConvertsIt(fit: FitMode, pattern: Int32) throws {
         let size = FrameSize(width: 640, height: 360)
-        let rig = try rig(camera: size, fit: fit)
+        let rig = try rig(camera: size, fit: fit, pattern: pattern)
         #expect(!rig.sink.showsCameraDirectly)
         #expect(adopt(rig), "\(rig.sink.cameraReason)")
         print("camera view (\(fit)): \(rig.sink.cameraReason)")
@@ -129,6 +138,14 @@ struct CameraViewDeviceTests {
         let skipped = try nextFrame(rig.camera)
         let slot = try nextFrame(rig.camera)
         rig.camera.release(slot: skipped)
+        var pairs = Set<UInt32>()
+        let frame = rig.camera.view(slot: slot)
+        for y in 0..<size.height {
+            let row = UnsafeRawPointer(frame.row(y))
+            for x in stride(from: 0, to: size.width * 2, by: 4) { pairs.insert(row.loadUnaligned(fromByteOffset: x, as: UInt32.self)) }
+        }
+        print("camera view (\(fit), pattern \(pattern)): \(pairs.count) distinct YUYV pairs in the frame")
+        #expect(pairs.count >= 4, "the camera frame is all but flat: \(pairs.count) distinct pixel pairs")
         let expected = try cpuFrame(rig, slot: slot, fit: fit)
 
         #expect(rig.sink.armWriteback())
@@ -137,7 +154,7 @@ struct CameraViewDeviceTests {
         #expect(rig.sink.queue.current == rig.sink.directSlot(slot))
         let result = rig.sink.withWriteback(timeoutMS: 10_000) { differences($0, expected.view) }
         let measured = try #require(result, "no writeback")
-        print("camera view (\(fit)): written back against the CPU path: \(measured.count) pixels differ \(measured.first)")
+        print("camera view (\(fit), pattern \(pattern)): written back against the CPU path: \(measured.count) pixels differ \(measured.first)")
         #expect(measured.count == 0, "first: \(measured.first)")
 
         // An output slot after it takes the camera buffer off the screen: the completion says so
