@@ -24,6 +24,9 @@ let package = Package(
                        providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
                        providers: [.apt(["libdrm-dev"])]),
+        // Scanout buffers from the card's Mesa driver when it has one (dumb buffers otherwise).
+        .systemLibrary(name: "CGBM", path: "Sources/CGBM", pkgConfig: "gbm",
+                       providers: [.apt(["libgbm-dev"])]),
         // Keeps every libgpiod call in C so libgpiod 1.6 and 2.x both build (see its header).
         .target(name: "CGpioShim", path: "Sources/CGpioShim", linkerSettings: [.linkedLibrary("gpiod")]),
 
@@ -37,7 +40,7 @@ let package = Package(
         .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Scenes", dependencies: ["Frames", "ImageCodec", "KernelIO", "CInih"]),
         .target(name: "Capture", dependencies: ["Frames", "KernelIO", "CKernel", "CTurboJPEG", "CV4LConvert"]),
-        .target(name: "Scanout", dependencies: ["Frames", "KernelIO", "CKernel", "CDRM"]),
+        .target(name: "Scanout", dependencies: ["Frames", "KernelIO", "CKernel", "CDRM", "CGBM"]),
         .target(name: "Controls"),
         .target(name: "Buttons", dependencies: ["Controls", "KernelIO", "CGpioShim"]),
         .target(name: "Booth", dependencies: ["Controls"]),

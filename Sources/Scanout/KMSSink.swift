@@ -3,7 +3,8 @@ import CKernel
 import Frames
 import KernelIO
 
-/// The display as a FrameSink: atomic KMS with dumb scanout buffers allocated once, a TEST_ONLY
+/// The display as a FrameSink: atomic KMS with scanout buffers allocated once (from libgbm where it
+/// serves the card, dumb buffers otherwise: `ScanoutAllocator`; `summary` says which), a TEST_ONLY
 /// commit before the first real one, non-blocking page flips with events, pending → queued →
 /// current bookkeeping (ScanoutQueue), and a late frame dropped rather than queued.
 ///
@@ -56,8 +57,9 @@ public final class KMSSink: FrameSink {
     private var cameraShown: CameraFramebuffers? = nil
     private var cameraQueued: CameraFramebuffers? = nil
 
-    private var slots: [DumbBuffer]
-    private let backdrop: DumbBuffer?
+    private var slots: [ScanoutBuffer]
+    private let backdrop: ScanoutBuffer?
+    private let allocator: ScanoutAllocator
     private let writebackBuffer: DumbBuffer?
     private let request = AtomicRequest()
     private let flipEvents: UnsafeMutablePointer<bk_drm_flip>
@@ -103,23 +105,26 @@ public final class KMSSink: FrameSink {
         if options.blend == .cpu { why = "[output] blend = cpu" }
         else if output.overlayPlaneID == nil { why = "no overlay plane with alpha on \(output.connectorName)" }
         else if options.scaledLayer == nil { why = "no camera-sized layer asked for" }
-        var chosen: (slots: [DumbBuffer], backdrop: DumbBuffer?)? = nil
+        var chosen: (slots: [ScanoutBuffer], backdrop: ScanoutBuffer?)? = nil
         let request = self.request
+        let allocator = ScanoutAllocator(card: card)
         let decision = LayerPlan.choose(LayerPlan.candidates(blend: options.blend, overlay: usePlane, scaled: options.scaledLayer),
                                         why: why) { plan -> ScanoutError? in
             do throws(ScanoutError) {
                 let plane = plan != .cpu
                 var layer: ScaledLayer? = nil
                 if case .scaledPlane(let scaled) = plan { layer = scaled }
-                var buffers: [DumbBuffer] = []
-                for _ in 0..<options.slotCount {
-                    buffers.append(try DumbBuffer(card: card, format: plane ? .argb8888 : .xrgb8888, size: layer?.size ?? size))
+                try allocator.attempt { () throws(ScanoutError) in
+                    var buffers: [ScanoutBuffer] = []
+                    for _ in 0..<options.slotCount {
+                        buffers.append(try allocator.make(plane ? .argb8888 : .xrgb8888, layer?.size ?? size))
+                    }
+                    let back = plane ? try allocator.make(.xrgb8888, size) : nil
+                    try Self.testModeset(card: card, output: output, request: request, slots: buffers, backdrop: back,
+                                         plane: plane, layer: layer, premultiplied: premultiplied,
+                                         writeback: options.writeback && output.writeback != nil)
+                    chosen = (buffers, back)
                 }
-                let back = plane ? try DumbBuffer(card: card, format: .xrgb8888, size: size) : nil
-                try Self.testModeset(card: card, output: output, request: request, slots: buffers, backdrop: back,
-                                     plane: plane, layer: layer, premultiplied: premultiplied,
-                                     writeback: options.writeback && output.writeback != nil)
-                chosen = (buffers, back)
                 return nil
             } catch {
                 return error
@@ -136,6 +141,7 @@ public final class KMSSink: FrameSink {
         fence.pointee = -1
         slots = chosen.slots
         backdrop = chosen.backdrop
+        self.allocator = allocator
         let plane = plan != .cpu
         blend = plane ? .plane(premultiplied: premultiplied) : .cpu
         layerPlaneID = plane ? output.overlayPlaneID! : output.primaryPlaneID
@@ -166,8 +172,8 @@ public final class KMSSink: FrameSink {
     @discardableResult
     public func adoptScaledLayer(_ layer: ScaledLayer) throws(ScanoutError) -> Bool {
         guard scaledLayer == nil, let backdrop, case .plane(let premultiplied) = blend else { return scaledLayer == layer }
-        var buffers: [DumbBuffer] = []
-        for _ in 0..<slots.count { buffers.append(try DumbBuffer(card: card, format: .argb8888, size: layer.size)) }
+        var buffers: [ScanoutBuffer] = []
+        for _ in 0..<slots.count { buffers.append(try allocator.make(.argb8888, layer.size)) }
         do throws(ScanoutError) {
             if refusesScaling { throw ScanoutError.unsupported("the overlay plane does not scale (refused for a test)") }
             try Self.testModeset(card: card, output: output, request: request, slots: buffers, backdrop: backdrop, plane: true,
@@ -220,7 +226,7 @@ public final class KMSSink: FrameSink {
         if let overlay = output.overlayPlaneID, backdrop != nil {
             text += " (backdrop on plane \(output.primaryPlaneID), camera layer on plane \(overlay))"
         }
-        text += ", \(slots.count) dumb buffers"
+        text += ", " + ScanoutAllocator.summary(count: slots.count, gbm: slots[0].isGBM, refusal: allocator.refusal)
         text += writebackBuffer != nil ? ", writeback on" : (writebackAvailable ? ", writeback available" : "")
         // Start-up logs this line: it says which configuration runs and why the better ones do not.
         return text + "; " + planReason
@@ -473,8 +479,8 @@ public final class KMSSink: FrameSink {
         modesetFailure = nil
     }
 
-    private static func testModeset(card: KMSCard, output: KMSOutput, request: AtomicRequest, slots: [DumbBuffer],
-                                    backdrop: DumbBuffer?, plane: Bool, layer: ScaledLayer?, premultiplied: Bool,
+    private static func testModeset(card: KMSCard, output: KMSOutput, request: AtomicRequest, slots: [ScanoutBuffer],
+                                    backdrop: ScanoutBuffer?, plane: Bool, layer: ScaledLayer?, premultiplied: Bool,
                                     writeback: Bool) throws(ScanoutError) {
         var blob: UInt32 = 0
         var info = output.mode.info
@@ -492,8 +498,8 @@ public final class KMSSink: FrameSink {
         }
     }
 
-    private static func fillModeset(request: AtomicRequest, output: KMSOutput, modeBlob: UInt32, slots: [DumbBuffer],
-                                    shown shownIndex: Int, backdrop: DumbBuffer?, plane: Bool, layer: ScaledLayer?,
+    private static func fillModeset(request: AtomicRequest, output: KMSOutput, modeBlob: UInt32, slots: [ScanoutBuffer],
+                                    shown shownIndex: Int, backdrop: ScanoutBuffer?, plane: Bool, layer: ScaledLayer?,
                                     premultiplied: Bool, writeback: Bool, layerFramebuffer: UInt32? = nil) {
         let size = output.mode.size
         let crtc = UInt64(output.crtcID)

@@ -15,7 +15,7 @@ private let device: String? = {
 @Suite(.serialized, .enabled(if: device != nil, "no KMS display with writeback here (vkms on the virtual board: tests/vboard/scanout.sh)"))
 struct KMSSinkDeviceTests {
     /// A pattern that differs per frame, per row and per column, so a stale or shifted frame fails.
-    private func draw(_ view: ImageView, frame: Int) {
+    func draw(_ view: ImageView, frame: Int) {
         for y in 0..<view.size.height {
             let row = view.row(y).assumingMemoryBound(to: UInt32.self)
             for x in 0..<view.size.width {
@@ -28,7 +28,7 @@ struct KMSSinkDeviceTests {
     }
 
     /// Pixels whose RGB differs from what was drawn (the writeback's X byte is not compared).
-    private func mismatches(_ shown: ImageView, _ drawn: ImageView) -> Int {
+    func mismatches(_ shown: ImageView, _ drawn: ImageView) -> Int {
         var count = 0
         for y in 0..<drawn.size.height {
             let a = shown.row(y).assumingMemoryBound(to: UInt32.self)
