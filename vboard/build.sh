@@ -41,7 +41,7 @@ kernel_key=$( {
 # The libraries after the tools are the board binary's own (build/firmware/arm64/report.txt lists
 # its NEEDED entries), installed as on the box, so the arm64 firmware runs on the board as it is.
 guest_pkgs="busybox-static kmod v4l-utils libdrm-tests gpiod mount dosfstools libc-bin coreutils
-  libdrm2 libgpiod2 libinih1 libspng0 libturbojpeg0"
+  libdrm2 libgbm1 libgpiod2 libinih1 libspng0 libturbojpeg0"
 out_key=$( {
   echo "$kernel_key"; pkgver busybox-static; echo "$guest_pkgs"
   cat "$here/guest-init" "$self"

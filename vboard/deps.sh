@@ -7,6 +7,10 @@ pkgs=(
   qemu-system-x86 qemu-system-arm qemu-utils
   gcc make gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6-dev bc flex bison libelf-dev libssl-dev cpio xz-utils kmod
   busybox-static v4l-utils libdrm-tests libdrm-dev pkg-config gpiod dosfstools mtools python3
+  # Mesa's DRI drivers: kms_swrast lets libgbm serve vkms, so the x86_64 board's device tests
+  # (tests/vboard/scanout.sh, which see the host's root) run the GBM scanout buffers. Tests only:
+  # the box's image has libgbm1 without them and falls back to dumb buffers.
+  libgl1-mesa-dri
   mount  # the self-test mounts the guest's shares; not essential on Debian 12, so a minimal root lacks it
 )
 missing=()
