@@ -19,7 +19,7 @@ fi
 bundle=$scratch/debug/BackdropPackageTests.xctest
 [ -x "$bundle" ] || { echo "FAIL vboard $name: no test bundle at $bundle"; exit 1; }
 set +e
-vboard/run --arch "$arch" --timeout 420 -- sh "$repo/tests/vboard/device-guest.sh" "$name" "$suite" "$bundle"
+vboard/run --arch "$arch" --timeout 600 -- sh "$repo/tests/vboard/device-guest.sh" "$name" "$suite" "$bundle"
 status=$?
 set -e
 if [ $status = 0 ]; then echo "PASS vboard $name"; else echo "FAIL vboard $name (status $status)"; fi
