@@ -82,27 +82,8 @@ final class CameraFramebuffers {
 
     private static func addFramebuffer(card: KMSCard, handle: UInt32, fourCC: UInt32, format: PixelFormat, size: FrameSize,
                                        bytesPerRow: Int) throws(Refusal) -> UInt32 {
-        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
-        var pitches: (UInt32, UInt32, UInt32, UInt32) = (UInt32(bytesPerRow), 0, 0, 0)
-        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-        if format == .nv12 {
-            // The chroma plane follows the luma plane in the same buffer, at the same stride.
-            handles.1 = handle
-            pitches.1 = UInt32(bytesPerRow)
-            offsets.1 = UInt32(bytesPerRow * size.height)
-        }
-        var framebuffer: UInt32 = 0
-        let added = withUnsafePointer(to: &handles) { h in
-            withUnsafePointer(to: &pitches) { p in
-                withUnsafePointer(to: &offsets) { o in
-                    drmModeAddFB2(card.fd, UInt32(size.width), UInt32(size.height), fourCC,
-                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &framebuffer, 0)
-                }
-            }
-        }
-        guard added == 0 else { throw .system(SystemError("add \(format.name) \(size.description) framebuffer for a camera buffer")) }
+        var planes = FramebufferPlanes(handle: handle, pitch: UInt32(bytesPerRow), format: format, height: size.height)
+        guard let framebuffer = planes.add(fd: card.fd, size: size, fourCC: fourCC) else { throw .system(SystemError("add \(format.name) \(size.description) framebuffer for a camera buffer")) }
         return framebuffer
     }
 

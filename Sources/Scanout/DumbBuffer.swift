@@ -29,21 +29,8 @@ final class DumbBuffer {
             _ = drmModeDestroyDumbBuffer(fd, handle)
             throw .system(error)
         }
-        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
-        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
-        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-        var framebuffer: UInt32 = 0
-        let added = withUnsafePointer(to: &handles) { h in
-            withUnsafePointer(to: &pitches) { p in
-                withUnsafePointer(to: &offsets) { o in
-                    drmModeAddFB2(fd, UInt32(size.width), UInt32(size.height), format.drmFourCC!,
-                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &framebuffer, 0)
-                }
-            }
-        }
-        guard added == 0 else {
+        var planes = FramebufferPlanes(handle: handle, pitch: pitch, format: format, height: size.height)
+        guard let framebuffer = planes.add(fd: fd, size: size, fourCC: format.drmFourCC!) else {
             let error = SystemError("add \(format.name) framebuffer")
             _ = bk_munmap(base, Int(bytes))
             _ = drmModeDestroyDumbBuffer(fd, handle)

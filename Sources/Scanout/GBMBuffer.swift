@@ -33,21 +33,9 @@ final class GBMBuffer {
             throw .map(errno)
         }
         let fd = device.card.fd
-        var handles: (UInt32, UInt32, UInt32, UInt32) = (gbm_bo_get_handle(bo).u32, 0, 0, 0)
-        var pitches: (UInt32, UInt32, UInt32, UInt32) = (gbm_bo_get_stride(bo), 0, 0, 0)
-        var offsets: (UInt32, UInt32, UInt32, UInt32) = (gbm_bo_get_offset(bo, 0), 0, 0, 0)
-        var framebuffer: UInt32 = 0
-        let added = withUnsafePointer(to: &handles) { h in
-            withUnsafePointer(to: &pitches) { p in
-                withUnsafePointer(to: &offsets) { o in
-                    drmModeAddFB2(fd, width, height, fourCC,
-                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &framebuffer, 0)
-                }
-            }
-        }
-        guard added == 0 else {
+        var planes = FramebufferPlanes(handle: gbm_bo_get_handle(bo).u32, pitch: gbm_bo_get_stride(bo),
+                                       offset: gbm_bo_get_offset(bo, 0), format: format, height: size.height)
+        guard let framebuffer = planes.add(fd: fd, size: size, fourCC: fourCC) else {
             let errno = Errno.current
             gbm_bo_unmap(bo, token)
             gbm_bo_destroy(bo)

@@ -6,76 +6,11 @@ import Scenes
 import Testing
 @testable import Pipeline
 
-/// A display that can scan the camera's own buffers out (the camera view's zero-copy path). Its
-/// flips complete `lateness` after each commit; `truth` is what its "kernel" holds, output and
-/// direct slots alike.
-final class DirectCameraSink: FrameSink {
-    let outputSize: FrameSize
-    let slotCount = 3
-    let lateness: UInt64
-    private let buffers: [SlotBuffer]
-    private(set) var truth = ScanoutQueue(slotCount: 3)
-    private var timer: DeadlineTimer
-    private var flipDue: UInt64 = 0
-    private(set) var cameraSubmissions = 0
-    private(set) var outputSubmissions = 0
-    private(set) var refusedWhileQueued = 0
-
-    init(outputSize: FrameSize, lateness: UInt64) throws {
-        self.outputSize = outputSize
-        self.lateness = lateness
-        buffers = try (0..<3).map { _ in try SlotBuffer(format: .xrgb8888, size: outputSize) }
-        timer = try DeadlineTimer()
-        truth.shown(2)
-    }
-
-    var summary: String { "direct-camera test sink" }
-    var initiallyShownSlot: Int? { 2 }
-    var showsCameraDirectly: Bool { true }
-
-    /// Whether the display reads camera slot `cameraSlot` now or will at its next vblank.
-    func holds(cameraSlot: Int) -> Bool {
-        let slot = directSlot(cameraSlot)
-        return truth.queued == slot || truth.current == slot
-    }
-
-    func outputView(slot: Int) -> ImageView { buffers[slot].view }
-    func present(slot: Int, stamp: FrameStamp) -> UInt64? { nil }
-    func finish() -> String? { nil }
-
-    func submit(slot: Int, stamp: FrameStamp) -> SinkSubmission {
-        outputSubmissions += 1
-        return queue(slot)
-    }
-
-    func submitCamera(slot cameraSlot: Int, stamp: FrameStamp) -> SinkSubmission {
-        cameraSubmissions += 1
-        return queue(directSlot(cameraSlot))
-    }
-
-    private func queue(_ slot: Int) -> SinkSubmission {
-        guard truth.canQueue else { refusedWhileQueued += 1; return .refused }
-        truth.queue(slot)
-        flipDue = MonotonicClock.nowNanoseconds() + lateness
-        timer.arm(at: flipDue)
-        return .queued
-    }
-
-    func takeCompletion() -> SinkCompletion? {
-        guard let slot = truth.queued, MonotonicClock.nowNanoseconds() >= flipDue else { return nil }
-        timer.acknowledge()
-        truth.flipped()
-        return SinkCompletion(slot: slot, nanoseconds: MonotonicClock.nowNanoseconds())
-    }
-
-    func withCompletionDescriptor<R>(_ body: (Int32) -> R) -> R { timer.withRawValue { body($0) } }
-}
-
 /// The synthetic feed, counting which colour slots are out of its hands, and every time one came
 /// back while the display still read it.
 final class DisplayWatchedSource: FrameSource {
     private let feed: SyntheticSource
-    var display: DirectCameraSink?
+    var display: LateFlipSink?
     private(set) var colourOut = Set<Int>()
     private(set) var releasedWhileShown = 0
     private(set) var releasedTwice = 0
@@ -112,13 +47,13 @@ final class DisplayWatchedSource: FrameSource {
         let backdrop: PixelBuffer
         let processor: FrameProcessor
         let source: DisplayWatchedSource
-        let runner: PipelineRunner<DisplayWatchedSource, DirectCameraSink>
-        let sink: DirectCameraSink
+        let runner: PipelineRunner<DisplayWatchedSource, LateFlipSink>
+        let sink: LateFlipSink
 
         init(size: FrameSize) throws {
             let feed = try SyntheticSource(seed: 9, colorFormat: .yuyv, colorSize: size, depthSize: size,
                                            frameLimit: nil, paced: true)
-            sink = try DirectCameraSink(outputSize: size, lateness: 4_000_000)
+            sink = try LateFlipSink(outputSize: size, lateness: 4_000_000, showsCameraDirectly: true)
             source = DisplayWatchedSource(feed)
             source.display = sink
             processor = try FrameProcessor(colorFormat: .yuyv, colorSize: size, depthSize: size, outputSize: size,

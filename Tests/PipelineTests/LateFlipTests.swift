@@ -7,12 +7,15 @@ import Testing
 @testable import Pipeline
 
 /// A display whose flips complete late (each `lateness` after its commit, longer than a frame
-/// period): the truth of what the "kernel" holds is its own ScanoutQueue, checked every time the
-/// runner asks for a slot's view to compose into.
+/// period): the truth of what the "kernel" holds is its own ScanoutQueue, output and direct slots
+/// alike, checked every time the runner asks for a slot's view to compose into. With
+/// `showsCameraDirectly` it also scans the camera's own buffers out (the camera view's zero-copy
+/// path, DirectCameraTests).
 final class LateFlipSink: FrameSink {
     let outputSize: FrameSize
     let slotCount = 3
     let lateness: UInt64
+    let showsCameraDirectly: Bool
     private let buffers: [SlotBuffer]
     private(set) var truth = ScanoutQueue(slotCount: 3)
     private var timer: DeadlineTimer
@@ -20,10 +23,13 @@ final class LateFlipSink: FrameSink {
     private(set) var composedIntoBusy = 0
     private(set) var handedOut = 0
     private(set) var refusedWhileQueued = 0
+    private(set) var cameraSubmissions = 0
+    private(set) var outputSubmissions = 0
 
-    init(outputSize: FrameSize, lateness: UInt64) throws {
+    init(outputSize: FrameSize, lateness: UInt64, showsCameraDirectly: Bool = false) throws {
         self.outputSize = outputSize
         self.lateness = lateness
+        self.showsCameraDirectly = showsCameraDirectly
         buffers = try (0..<3).map { _ in try SlotBuffer(format: .xrgb8888, size: outputSize) }
         timer = try DeadlineTimer()
         truth.shown(2)
@@ -41,7 +47,24 @@ final class LateFlipSink: FrameSink {
     func present(slot: Int, stamp: FrameStamp) -> UInt64? { nil }
     func finish() -> String? { nil }
 
+    /// Whether the display reads camera slot `cameraSlot` now or will at its next vblank.
+    func holds(cameraSlot: Int) -> Bool {
+        let slot = directSlot(cameraSlot)
+        return truth.queued == slot || truth.current == slot
+    }
+
     func submit(slot: Int, stamp: FrameStamp) -> SinkSubmission {
+        outputSubmissions += 1
+        return queue(slot)
+    }
+
+    func submitCamera(slot cameraSlot: Int, stamp: FrameStamp) -> SinkSubmission {
+        precondition(showsCameraDirectly, "a camera buffer submitted to a display that does not show them")
+        cameraSubmissions += 1
+        return queue(directSlot(cameraSlot))
+    }
+
+    private func queue(_ slot: Int) -> SinkSubmission {
         guard truth.canQueue else { refusedWhileQueued += 1; return .refused }
         truth.queue(slot)
         flipDue = MonotonicClock.nowNanoseconds() + lateness
