@@ -405,6 +405,41 @@ sleep 1
 later=$(presented "$bd" "$log2")
 event "back_frames=${after_back:-0},${later:-0}"
 photo vivid-back
+# The camera view (a long press of previous): vivid exports its buffers, so the display shows
+# them as they are where it takes them (the log says whether it does and why). The count of
+# camera buffers shown grows while the view is up and stops once a second long press leaves
+# it; composed frames go on after.
+direct_counts() {
+  kill -USR1 "$1"
+  sleep 0.3
+  grep "camera buffers shown as they are:" "$2" | tail -n 1 |
+    sed 's/frames presented: \([0-9]*\),.*camera buffers shown as they are: \([0-9]*\).*/\1,\2/'
+}
+IFS=, read -r p0 c0 <<EOF_COUNTS
+$(direct_counts "$bd" "$log2")
+EOF_COUNTS
+press $PREV 2
+sleep 1
+IFS=, read -r p1 c1 <<EOF_COUNTS
+$(direct_counts "$bd" "$log2")
+EOF_COUNTS
+sleep 2
+IFS=, read -r p2 c2 <<EOF_COUNTS
+$(direct_counts "$bd" "$log2")
+EOF_COUNTS
+screen camera-view 20
+press $PREV 2
+sleep 1
+IFS=, read -r p3 c3 <<EOF_COUNTS
+$(direct_counts "$bd" "$log2")
+EOF_COUNTS
+sleep 2
+IFS=, read -r p4 c4 <<EOF_COUNTS
+$(direct_counts "$bd" "$log2")
+EOF_COUNTS
+event "camera_view_direct=${c0:-},${c1:-},${c2:-},${c3:-},${c4:-}"
+event "camera_view_presented=${p0:-},${p1:-},${p2:-},${p3:-},${p4:-}"
+photo camera-view-left
 terminate "$bd" vivid
 emit backdrop-vivid.log "$log2"
 fi

@@ -247,11 +247,40 @@ static int colour(const char *path, int r, int g, int b, int tolerance, double p
     return share >= percent ? 0 : 1;
 }
 
+/* vivid's default test pattern, 75 % colour bars, shown over the whole screen: eight vertical
+ * bars of equal width, each sampled over the middle half of its width in the lower half of the
+ * picture (the driver draws its text at the top). */
+static int bars(const char *path, int tolerance, double percent) {
+    static const int expected[8][3] = {{191, 191, 191}, {191, 191, 0}, {0, 191, 191}, {0, 191, 0},
+                                       {191, 0, 191},   {191, 0, 0},   {0, 0, 191},   {0, 0, 0}};
+    Image image = load(path);
+    size_t near = 0, total = 0;
+    for (int bar = 0; bar < 8; bar++) {
+        unsigned x0 = image.width * (4 * bar + 1) / 32, x1 = image.width * (4 * bar + 3) / 32;
+        for (unsigned y = image.height / 2; y < image.height * 15 / 16; y++) {
+            for (unsigned x = x0; x < x1; x++) {
+                const unsigned char *p = at(&image, x, y);
+                int worst = 0;
+                for (int c = 0; c < 3; c++) {
+                    int d = abs((int)p[c] - expected[bar][c]);
+                    if (d > worst) worst = d;
+                }
+                if (worst <= tolerance) near++;
+                total++;
+            }
+        }
+    }
+    double share = 100.0 * near / total;
+    printf("%.1f %% of the bars' samples within %d levels of vivid's 75 %% colour bars\n", share, tolerance);
+    return share >= percent ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     if ((argc == 6 || argc == 7) && !strcmp(argv[1], "match"))
         return match(argv[2], argv[3], atoi(argv[4]), atof(argv[5]), argc == 7 ? argv[6] : NULL);
     if (argc == 3 && !strcmp(argv[1], "backdrop")) return backdrop(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "grey")) return grey(argv[2]);
+    if (argc == 5 && !strcmp(argv[1], "bars")) return bars(argv[2], atoi(argv[3]), atof(argv[4]));
     if (argc == 3 && !strcmp(argv[1], "notice")) return notice(argv[2]);
     if ((argc == 5 || argc == 6) && !strcmp(argv[1], "psnr"))
         return psnr(argv[2], argv[3], atof(argv[4]), argc == 6 ? argv[5] : NULL);
@@ -266,6 +295,6 @@ int main(int argc, char **argv) {
         return 0;
     }
     fprintf(stderr, "usage: imagecheck match A B TOL PERCENT [BACKDROP] | psnr A B MIN [BACKDROP] | digit A LAYER X Y W H TOL PERCENT"
-                    " | colour A R G B TOL PERCENT | backdrop A | grey A | notice A | size A\n");
+                    " | colour A R G B TOL PERCENT | backdrop A | grey A | notice A | bars A TOL PERCENT | size A\n");
     return 2;
 }

@@ -31,6 +31,11 @@
 #                  not taken; a photo afterwards against the render
 #   9 rollback-gesture  next + previous held 5 s on a data folder of two generations: current goes
 #                  back, the config is reloaded, neither button counts on its own
+#  10 camera-view  (vivid) a long press of previous shows the camera's own buffers (zero-copy where
+#                  the display takes them, the log says so): their count grows while the view is up,
+#                  the screen capture is vivid's colour bars over the whole screen, not the composite;
+#                  a second long press leaves it: no more camera buffers shown, composed frames again,
+#                  the photo the composite it was before
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$repo/tests/vboard/board-camera.sh"
@@ -372,6 +377,41 @@ if [ -z "$problems" ]; then
 else
   fail rollback-gesture "$problems"
   tail -n 5 "$out/backdrop-rollback.log" "$out/import.log" 2>/dev/null | sed 's/^/    /'
+fi
+
+# ---- Scenario 10: the camera view on vivid (its buffers exported as dmabufs).
+problems=""
+IFS=, read -r c0 c1 c2 c3 c4 <<< "$(fact camera_view_direct)"
+IFS=, read -r q0 q1 q2 q3 q4 <<< "$(fact camera_view_presented)"
+path_line=$(grep "camera view: " "$log2" 2>/dev/null | tail -n 1 | sed 's/^.*camera view: /camera view: /')
+grep -q "camera view: zero-copy" <<< "$path_line" || problems+="the camera view is not zero-copy: '${path_line:-no camera view line}'; "
+toggles=$(grep -c "toggle camera view" "$log2" 2>/dev/null)
+[ "${toggles:-0}" = 2 ] || problems+="${toggles:-no} 'toggle camera view' in the log (want 2, one per long press); "
+[ "${c1:-0}" -gt "${c0:-0}" ] 2>/dev/null && [ "${c2:-0}" -gt "${c1:-0}" ] 2>/dev/null ||
+  problems+="camera buffers shown did not grow while the view was up ($c0, $c1, $c2); "
+[ -n "${c3:-}" ] && [ "${c4:-}" = "$c3" ] || problems+="camera buffers still shown after leaving the view ($c3 -> $c4); "
+[ "${q4:-0}" -gt "${q3:-0}" ] 2>/dev/null || problems+="no frames presented after leaving the view ($q3 -> $q4); "
+# vivid's depth node shows no one in front of the box, so its composite is the backdrop alone,
+# while the camera view shows vivid's colour bars over the whole screen.
+if [ -f "$out/camera-view.jpg" ]; then
+  screen_bars=$(check bars "$out/camera-view.jpg" 16 95) ||
+    problems+="the camera view's screen capture is not vivid's colour bars over the screen ($screen_bars); "
+  if [ -f "$out/camera-view-left.jpg" ] && left_bars=$(check bars "$out/camera-view-left.jpg" 16 95); then
+    problems+="the photo after leaving the view still shows the camera's picture ($left_bars); "
+  fi
+else
+  problems+="no screen capture in the camera view ($(fact screen_missing)); "
+fi
+if [ -f "$out/camera-view-left.jpg" ] && [ -f "$out/vivid-back.jpg" ]; then
+  left=$(check match "$out/camera-view-left.jpg" "$out/vivid-back.jpg" 24 90) ||
+    problems+="the photo after leaving the view is not the composite again ($left); "
+else
+  problems+="no photo after leaving the camera view; "
+fi
+if [ -z "$problems" ]; then
+  pass camera-view "$path_line; camera buffers shown $c0 -> $c1 -> $c2 in the view, $c3 -> $c4 after it, frames $q3 -> $q4 after; screen in the view: $screen_bars; photo after leaving vs before: $left"
+else
+  fail camera-view "$problems"
 fi
 
 # ---- The display path the loopback run took: a 640x480 camera under a 1024x768 mode, so with
