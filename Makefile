@@ -35,7 +35,8 @@ bench-libyuv: build
 	bash bench/compare-libyuv.sh $(BACKDROP) $(or $(FRAMES),60)
 
 # The device adapters against real kernel drivers on the virtual board (x86_64 guest running the
-# host-built debug test bundle: its fault injection exists in debug builds only), and the shim
+# host-built test bundles: the debug one where a suite injects faults, which exist in debug builds
+# only, the release one where a suite checks the display against the CPU path), and the shim
 # compiled against libgpiod 2.x headers.
 devices-test: deps vboard-x86_64
 	bash tests/gpiod2-compile.sh
