@@ -415,30 +415,20 @@ direct_counts() {
   grep "camera buffers shown as they are:" "$2" | tail -n 1 |
     sed 's/frames presented: \([0-9]*\),.*camera buffers shown as they are: \([0-9]*\).*/\1,\2/'
 }
-IFS=, read -r p0 c0 <<EOF_COUNTS
-$(direct_counts "$bd" "$log2")
-EOF_COUNTS
+k0=$(direct_counts "$bd" "$log2")
 press $PREV 2
 sleep 1
-IFS=, read -r p1 c1 <<EOF_COUNTS
-$(direct_counts "$bd" "$log2")
-EOF_COUNTS
+k1=$(direct_counts "$bd" "$log2")
 sleep 2
-IFS=, read -r p2 c2 <<EOF_COUNTS
-$(direct_counts "$bd" "$log2")
-EOF_COUNTS
+k2=$(direct_counts "$bd" "$log2")
 screen camera-view 20
 press $PREV 2
 sleep 1
-IFS=, read -r p3 c3 <<EOF_COUNTS
-$(direct_counts "$bd" "$log2")
-EOF_COUNTS
+k3=$(direct_counts "$bd" "$log2")
 sleep 2
-IFS=, read -r p4 c4 <<EOF_COUNTS
-$(direct_counts "$bd" "$log2")
-EOF_COUNTS
-event "camera_view_direct=${c0:-},${c1:-},${c2:-},${c3:-},${c4:-}"
-event "camera_view_presented=${p0:-},${p1:-},${p2:-},${p3:-},${p4:-}"
+k4=$(direct_counts "$bd" "$log2")
+# Each as "presented,shown directly".
+event "camera_view_counts=$k0;$k1;$k2;$k3;$k4"
 photo camera-view-left
 terminate "$bd" vivid
 emit backdrop-vivid.log "$log2"

@@ -381,8 +381,9 @@ fi
 
 # ---- Scenario 10: the camera view on vivid (its buffers exported as dmabufs).
 problems=""
-IFS=, read -r c0 c1 c2 c3 c4 <<< "$(fact camera_view_direct)"
-IFS=, read -r q0 q1 q2 q3 q4 <<< "$(fact camera_view_presented)"
+# Five "presented,shown directly" pairs: before, twice in the view, twice after it.
+IFS=';' read -r k0 k1 k2 k3 k4 <<< "$(fact camera_view_counts)"
+c0=${k0#*,} c1=${k1#*,} c2=${k2#*,} c3=${k3#*,} c4=${k4#*,} q3=${k3%,*} q4=${k4%,*}
 path_line=$(grep "camera view: " "$log2" 2>/dev/null | tail -n 1 | sed 's/^.*camera view: /camera view: /')
 grep -q "camera view: zero-copy" <<< "$path_line" || problems+="the camera view is not zero-copy: '${path_line:-no camera view line}'; "
 toggles=$(grep -c "toggle camera view" "$log2" 2>/dev/null)
