@@ -136,6 +136,19 @@ start_backdrop() {
   echo $! > "$tmp/pid"
 }
 
+# display_away NAME [LOG]: the display goes away (the connector reads unplugged) and comes back;
+# facts NAME_lost, NAME_alive, NAME_back.
+display_away() {
+  name=$1 log=${2:-$log1}
+  lost=$(count_in "$log" "display unplugged"); back=$(count_in "$log" "display back")
+  touch "$tmp/display-away"
+  if wait_until 30 reloaded_more "$log" "$lost" "display unplugged"; then event "${name}_lost=1"; else event "${name}_lost=0"; fi
+  sleep 1
+  if alive "$bd"; then event "${name}_alive=1"; else event "${name}_alive=0"; fi
+  rm -f "$tmp/display-away"
+  if wait_until 30 reloaded_more "$log" "$back" "display back"; then event "${name}_back=1"; else event "${name}_back=0"; fi
+}
+
 # ===== Run 1: the loopback camera (the producer's known frames) on vkms
 if part loopback; then
 "$producer" /dev/video10 /dev/video11 640 480 "$work/colour.yuyv" "$work/depth.z16" 30 > "$tmp/producer.log" 2>&1 &
@@ -249,16 +262,6 @@ event "countdown_elapsed=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "%.
 # and comes back, first while idle, then during a countdown (countdown_s is still 10): the box must
 # live through both, set the mode again, show frames after, and not take the photo it was
 # counting down to (the screen says it was cancelled). The shutter afterwards takes a photo.
-display_away() {
-  name=$1
-  lost=$(count_in "$log1" "display unplugged"); back=$(count_in "$log1" "display back")
-  touch "$tmp/display-away"
-  if wait_until 30 reloaded_more "$log1" "$lost" "display unplugged"; then event "${name}_lost=1"; else event "${name}_lost=0"; fi
-  sleep 1
-  if alive "$bd"; then event "${name}_alive=1"; else event "${name}_alive=0"; fi
-  rm -f "$tmp/display-away"
-  if wait_until 30 reloaded_more "$log1" "$back" "display back"; then event "${name}_back=1"; else event "${name}_back=0"; fi
-}
 away_before=$(presented "$bd" "$log1")
 display_away display_idle
 sleep 2
@@ -407,8 +410,9 @@ event "back_frames=${after_back:-0},${later:-0}"
 photo vivid-back
 # The camera view (a long press of previous): vivid exports its buffers, so the display shows
 # them as they are where it takes them (the log says whether it does and why). The count of
-# camera buffers shown grows while the view is up and stops once a second long press leaves
-# it; composed frames go on after.
+# camera buffers shown grows while the view is up, and again after the display went away and
+# came back in it (the mode is set again showing a camera buffer); it stops once a second long
+# press leaves the view, and composed frames go on after.
 direct_counts() {
   kill -USR1 "$1"
   sleep 0.3
@@ -421,14 +425,19 @@ sleep 1
 k1=$(direct_counts "$bd" "$log2")
 sleep 2
 k2=$(direct_counts "$bd" "$log2")
-screen camera-view 20
-press $PREV 2
+display_away camera_view_display "$log2"
 sleep 1
 k3=$(direct_counts "$bd" "$log2")
 sleep 2
 k4=$(direct_counts "$bd" "$log2")
+screen camera-view 20
+press $PREV 2
+sleep 1
+k5=$(direct_counts "$bd" "$log2")
+sleep 2
+k6=$(direct_counts "$bd" "$log2")
 # Each as "presented,shown directly".
-event "camera_view_counts=$k0;$k1;$k2;$k3;$k4"
+event "camera_view_counts=$k0;$k1;$k2;$k3;$k4;$k5;$k6"
 photo camera-view-left
 terminate "$bd" vivid
 emit backdrop-vivid.log "$log2"

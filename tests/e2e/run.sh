@@ -33,7 +33,8 @@
 #                  back, the config is reloaded, neither button counts on its own
 #  10 camera-view  (vivid) a long press of previous shows the camera's own buffers (zero-copy where
 #                  the display takes them, the log says so): their count grows while the view is up,
-#                  the screen capture is vivid's colour bars over the whole screen, not the composite;
+#                  and again after the display went away and came back in it; the screen capture is
+#                  vivid's colour bars over the whole screen, not the composite;
 #                  a second long press leaves it: no more camera buffers shown, composed frames again,
 #                  the photo the composite it was before
 set -uo pipefail
@@ -381,17 +382,23 @@ fi
 
 # ---- Scenario 10: the camera view on vivid (its buffers exported as dmabufs).
 problems=""
-# Five "presented,shown directly" pairs: before, twice in the view, twice after it.
-IFS=';' read -r k0 k1 k2 k3 k4 <<< "$(fact camera_view_counts)"
-c0=${k0#*,} c1=${k1#*,} c2=${k2#*,} c3=${k3#*,} c4=${k4#*,} q3=${k3%,*} q4=${k4%,*}
+# Seven "presented,shown directly" pairs: before, twice in the view, twice in it after the display
+# came back, twice after leaving it.
+IFS=';' read -r k0 k1 k2 k3 k4 k5 k6 <<< "$(fact camera_view_counts)"
+c0=${k0#*,} c1=${k1#*,} c2=${k2#*,} c3=${k3#*,} c4=${k4#*,} c5=${k5#*,} c6=${k6#*,} q5=${k5%,*} q6=${k6%,*}
 path_line=$(grep "camera view: " "$log2" 2>/dev/null | tail -n 1 | sed 's/^.*camera view: /camera view: /')
 grep -q "camera view: zero-copy" <<< "$path_line" || problems+="the camera view is not zero-copy: '${path_line:-no camera view line}'; "
 toggles=$(grep -c "toggle camera view" "$log2" 2>/dev/null)
 [ "${toggles:-0}" = 2 ] || problems+="${toggles:-no} 'toggle camera view' in the log (want 2, one per long press); "
 [ "${c1:-0}" -gt "${c0:-0}" ] 2>/dev/null && [ "${c2:-0}" -gt "${c1:-0}" ] 2>/dev/null ||
   problems+="camera buffers shown did not grow while the view was up ($c0, $c1, $c2); "
-[ -n "${c3:-}" ] && [ "${c4:-}" = "$c3" ] || problems+="camera buffers still shown after leaving the view ($c3 -> $c4); "
-[ "${q4:-0}" -gt "${q3:-0}" ] 2>/dev/null || problems+="no frames presented after leaving the view ($q3 -> $q4); "
+for fact_name in lost alive back; do
+  [ "$(fact camera_view_display_$fact_name)" = 1 ] || problems+="display away in the view: camera_view_display_$fact_name=$(fact camera_view_display_$fact_name); "
+done
+[ "${c4:-0}" -gt "${c3:-0}" ] 2>/dev/null && [ "${c3:-0}" -ge "${c2:-0}" ] 2>/dev/null ||
+  problems+="camera buffers shown did not grow after the display came back in the view ($c2, $c3, $c4); "
+[ -n "${c5:-}" ] && [ "${c6:-}" = "$c5" ] || problems+="camera buffers still shown after leaving the view ($c5 -> $c6); "
+[ "${q6:-0}" -gt "${q5:-0}" ] 2>/dev/null || problems+="no frames presented after leaving the view ($q5 -> $q6); "
 # vivid's depth node shows no one in front of the box, so its composite is the backdrop alone,
 # while the camera view shows vivid's colour bars over the whole screen.
 if [ -f "$out/camera-view.jpg" ]; then
@@ -410,7 +417,7 @@ else
   problems+="no photo after leaving the camera view; "
 fi
 if [ -z "$problems" ]; then
-  pass camera-view "$path_line; camera buffers shown $c0 -> $c1 -> $c2 in the view, $c3 -> $c4 after it, frames $q3 -> $q4 after; screen in the view: $screen_bars; photo after leaving vs before: $left"
+  pass camera-view "$path_line; camera buffers shown $c0 -> $c1 -> $c2 in the view, $c3 -> $c4 after the display came back in it, $c5 -> $c6 after leaving it, frames $q5 -> $q6 after; screen in the view: $screen_bars; photo after leaving vs before: $left"
 else
   fail camera-view "$problems"
 fi
