@@ -140,16 +140,44 @@ final class DepthSegments {
     @inline(__always)
     private func find(_ i: Int32) -> Int32 { Int32(runs.find(Int(i))) }
 
-    @inline(__always)
-    private func union(_ a: Int32, _ b: Int32) { runs.union(Int(a), Int(b)) }
-
     @inline(never)
     private func extractRuns(depth: UnsafePointer<UInt16>, stride: Int) -> Bool {
+        // The tables as locals: read through `self` and `runs`, every store through one of them
+        // might have changed the class's fields, so each access reloaded the pointer from the
+        // object (two loads per table access in the join loops), and the Int32 conversions
+        // checked for overflow (columns and run indices are below width * height, far inside).
+        let start = runs.start
+        let end = runs.end
+        let parent = runs.parent
+        let rowFirst = runs.rowFirst
+        let nearer = nearerContacts
+        let farther = fartherContacts
+        let pixels = self.pixels
+        let depthSum = self.depthSum
+        let minimumX = self.minimumX
+        let maximumX = self.maximumX
+        let minimumZ = self.minimumZ
+        let maximumZ = self.maximumZ
+        let breaks = self.breaks
+        let vertical = self.vertical
+        let floor = self.floor
+        let width = self.width
+        let capacity = self.capacity
+        @inline(__always) func index32(_ i: Int) -> Int32 { Int32(truncatingIfNeeded: i) }
+        @inline(__always) func contact(_ a: Int, _ depthA: UInt16, _ b: Int, _ depthB: UInt16) {
+            if depthA < depthB {
+                farther[a] &+= 1
+                nearer[b] &+= 1
+            } else {
+                nearer[a] &+= 1
+                farther[b] &+= 1
+            }
+        }
         var n = 0
         for y in 0..<height {
             let row = depth + y * stride
             let floorRow = floor + y * width
-            runs.rowFirst[y] = Int32(n)
+            rowFirst[y] = index32(n)
             // Where runs break, in one branch-free pass the compiler vectorises: at a missing
             // reading, at the floor, after either, and at a depth step beyond the tolerance.
             // The scan below then moves eight columns at a time through unbroken stretches.
@@ -175,11 +203,11 @@ final class DepthSegments {
                 }
                 guard n < capacity else { return false }
                 let first = x
-                nearerContacts[n] = 0
-                fartherContacts[n] = 0
+                nearer[n] = 0
+                farther[n] = 0
                 // Cut from the run just left of it by a depth step: the two meet here.
-                if x > 0 && row[x - 1] != 0 && floorRow[x - 1] == 0 && n > Int(runs.rowFirst[y]) && runs.end[n - 1] == Int32(x) {
-                    contact(Int32(n - 1), row[x - 1], Int32(n), row[x])
+                if x > 0 && row[x - 1] != 0 && floorRow[x - 1] == 0 && n > Int(rowFirst[y]) && end[n - 1] == index32(x) {
+                    contact(n - 1, row[x - 1], n, row[x])
                 }
                 x += 1
                 while x + 8 <= width && UnsafeRawPointer(breaks + x).loadUnaligned(as: UInt64.self) == 0 { x += 8 }
@@ -188,13 +216,13 @@ final class DepthSegments {
                 // its mean closely enough, without touching every pixel again.
                 let low = min(row[first], row[x - 1])
                 let high = max(row[first], row[x - 1])
-                runs.start[n] = Int32(first)
-                runs.end[n] = Int32(x)
-                runs.parent[n] = Int32(n)
-                pixels[n] = Int32(x - first)
+                start[n] = index32(first)
+                end[n] = index32(x)
+                parent[n] = index32(n)
+                pixels[n] = index32(x - first)
                 depthSum[n] = (Float(row[first]) + Float(row[x - 1])) * 0.5 * Float(x - first)
-                minimumX[n] = Int32(first)
-                maximumX[n] = Int32(x - 1)
+                minimumX[n] = index32(first)
+                maximumX[n] = index32(x - 1)
                 minimumZ[n] = low
                 maximumZ[n] = high
                 n += 1
@@ -203,14 +231,14 @@ final class DepthSegments {
             // two readings are one surface.
             if y > 0 {
                 let above = depth + (y - 1) * stride
-                var a = Int(runs.rowFirst[y - 1])
-                let aEnd = Int(runs.rowFirst[y])
-                for r in Int(runs.rowFirst[y])..<n {
-                    while a < aEnd && runs.end[a] <= runs.start[r] { a += 1 }
+                var a = Int(rowFirst[y - 1])
+                let aEnd = Int(rowFirst[y])
+                for r in aEnd..<n {
+                    while a < aEnd && end[a] <= start[r] { a += 1 }
                     var b = a
-                    while b < aEnd && runs.start[b] < runs.end[r] {
-                        let from = Int(max(runs.start[b], runs.start[r]))
-                        let to = Int(min(runs.end[b], runs.end[r]))
+                    while b < aEnd && start[b] < end[r] {
+                        let from = Int(max(start[b], start[r]))
+                        let to = Int(min(end[b], end[r]))
                         // Every column until the first joined one (the link), then every 4th for
                         // the contacts (weighted 4): counting them all doubled the segmenter's cost.
                         // `vertical` holds each column's test (joined(row[x], above[x]) is
@@ -219,11 +247,11 @@ final class DepthSegments {
                         while x < to {
                             let code = vertical[x]
                             if code == 0 {
-                                union(Int32(r), Int32(b))
+                                runs.union(r, b)
                                 x += 1
                                 break
                             }
-                            contact(Int32(r), row[x], Int32(b), above[x], weight: 1)
+                            contact(r, row[x], b, above[x])
                             x += 1
                         }
                         x += 3
@@ -250,10 +278,10 @@ final class DepthSegments {
                             x += 4
                         }
                         if nearerBelow | fartherBelow != 0 {
-                            fartherContacts[r] += 4 * nearerBelow
-                            nearerContacts[b] += 4 * nearerBelow
-                            nearerContacts[r] += 4 * fartherBelow
-                            fartherContacts[b] += 4 * fartherBelow
+                            farther[r] &+= 4 &* nearerBelow
+                            nearer[b] &+= 4 &* nearerBelow
+                            nearer[r] &+= 4 &* fartherBelow
+                            farther[b] &+= 4 &* fartherBelow
                         }
                         b += 1
                     }
@@ -313,17 +341,6 @@ final class DepthSegments {
     @inline(__always)
     private static func code(_ a: UInt16, _ b: UInt16, _ tolerance: UInt16) -> UInt8 {
         difference(a, b) > tolerance ? (a < b ? 1 : 2) : 0
-    }
-
-    @inline(__always)
-    private func contact(_ a: Int32, _ depthA: UInt16, _ b: Int32, _ depthB: UInt16, weight: Int32 = 1) {
-        if depthA < depthB {
-            fartherContacts[Int(a)] += weight
-            nearerContacts[Int(b)] += weight
-        } else {
-            nearerContacts[Int(a)] += weight
-            fartherContacts[Int(b)] += weight
-        }
     }
 
     /// Sums every run's figures into its root (roots have the smallest index, so one pass).

@@ -61,6 +61,9 @@ public final class MatteEngine {
     private let memory: AlignedBuffer
 
     private var hasPrevious = false
+    /// `segments.floor` is all 0 (markFloor found no plane and cleared it, and nothing has
+    /// written it since).
+    private var floorMarksClear = false
     private var previousUnit: Float = 0
 
     /// Per-stage timing for `backdrop bench`; nil (the frame path) times nothing.
@@ -385,9 +388,13 @@ public final class MatteEngine {
         let width = workSize.width
         let marks = segments.floor
         guard let plane = floorTracker.plane else {
-            marks.update(repeating: 0, count: workSize.pixelCount)
+            // No floor in view is a steady state (a booth framed above the floor): the marks
+            // are cleared once, not rewritten every frame. Only this function writes them.
+            if !floorMarksClear { marks.update(repeating: 0, count: workSize.pixelCount) }
+            floorMarksClear = true
             return
         }
+        floorMarksClear = false
         for y in 0..<workSize.height {
             let row = depth + y * stride
             let out = marks + y * width
