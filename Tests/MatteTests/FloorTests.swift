@@ -35,4 +35,41 @@ import Testing
             #expect(abs(plane.3 - 1250) < 60, "camera height \(plane.3) mm")
         }
     }
+
+    /// The floor's marks are cleared once when the floor leaves the view and kept clear while
+    /// none is found: a frame after a floor frame is matted exactly as by a fresh engine.
+    @Test func marksOfALostFloorAreCleared() throws {
+        let size = FrameSize(width: 320, height: 240)
+        let group = GroupScene(colourSize: size)
+        let empty = SyntheticScene(seed: 1, colourSize: size)
+        #expect(group.depthSize == empty.depthSize)
+        let continued = try MatteEngine(parameters: MatteParameters(), depthSize: group.depthSize, alphaSize: size)
+        let fresh = try MatteEngine(parameters: MatteParameters(), depthSize: group.depthSize, alphaSize: size)
+        let colour = PixelBuffer(format: .rgb24, size: size)
+        let depth = PixelBuffer(format: .z16, size: group.depthSize)
+        let alpha = PixelBuffer(format: .alpha8, size: size)
+        let reference = PixelBuffer(format: .alpha8, size: size)
+        // No floor (the marks cleared), a floor (marks written), then no floor again.
+        empty.render(frame: 0, color: colour.view, depth: depth.view, truth: nil)
+        continued.process(depth: depth.view, unitMM: 1, into: alpha.view)
+        #expect(continued.floorPlane == nil)
+        group.render(frame: 0, color: colour.view, depth: depth.view, truth: nil)
+        continued.process(depth: depth.view, unitMM: 1, into: alpha.view)
+        #expect(continued.floorPlane != nil)
+        continued.reset()
+        for frame in 0..<3 {
+            empty.render(frame: frame, color: colour.view, depth: depth.view, truth: nil)
+            continued.process(depth: depth.view, unitMM: 1, into: alpha.view)
+            fresh.process(depth: depth.view, unitMM: 1, into: reference.view)
+            #expect(continued.floorPlane == nil)
+            var differing = 0
+            for y in 0..<size.height {
+                for x in 0..<size.width where alpha.view.row(y).load(fromByteOffset: x, as: UInt8.self)
+                    != reference.view.row(y).load(fromByteOffset: x, as: UInt8.self) {
+                    differing += 1
+                }
+            }
+            #expect(differing == 0, "frame \(frame): \(differing) alpha bytes differ from a fresh engine's")
+        }
+    }
 }
