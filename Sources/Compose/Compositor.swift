@@ -32,6 +32,9 @@ public final class Compositor {
     /// column is c or later, activeEnd when none. The mapping never decreases, so the output
     /// columns that read camera columns a..<b are firstOutputColumn[a]..<firstOutputColumn[b].
     private let firstOutputColumn: UnsafeMutablePointer<Int32>
+    /// The mapping's three-column period where it has one (see `PeriodicStretch`): the scaled
+    /// frame path then blends from the camera row through lane shuffles, with no stretch.
+    let periodicStretch: PeriodicStretch?
 
     public init(cameraFormat: PixelFormat, cameraSize: FrameSize, outputSize: FrameSize, fit: FitMode) {
         precondition(cameraFormat == .yuyv || cameraFormat == .nv12 || cameraFormat == .rgb24,
@@ -61,6 +64,7 @@ public final class Compositor {
             while x < mapping.activeColumns.upperBound && Int(mapping.sourceColumn[x]) < c { x += 1 }
             firstOutputColumn[c] = Int32(x)
         }
+        periodicStretch = PeriodicStretch.find(sourceColumn: mapping.sourceColumn, active: mapping.activeColumns)
     }
 
     /// Row buffers for one band of the scaled path (see `ComposeScratch`). Start-up only.
@@ -132,9 +136,11 @@ public final class Compositor {
             if sourceY != stretchedRow {
                 convertRow(camera: camera, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow, target: .cameraWords)
                 findCoveredSpans(alpha: UnsafeRawPointer(alpha.row(sourceY)), into: scratch)
-                for span in 0..<scratch.spanCount {
-                    stretch(scratch.cameraRow, into: scratch.outputRow,
-                            from: Int(scratch.spans[2 * span]), to: Int(scratch.spans[2 * span + 1]))
+                if periodicStretch == nil {
+                    for span in 0..<scratch.spanCount {
+                        stretch(scratch.cameraRow, into: scratch.outputRow,
+                                from: Int(scratch.spans[2 * span]), to: Int(scratch.spans[2 * span + 1]))
+                    }
                 }
                 stretchedRow = sourceY
             }
@@ -143,7 +149,12 @@ public final class Compositor {
                 let start = Int(scratch.spans[2 * span])
                 let end = Int(scratch.spans[2 * span + 1])
                 Self.opaqueBackdrop(back, into: out, from: x, to: start)
-                Self.blendWords(UnsafeRawPointer(scratch.outputRow), over: back, into: out, from: start, to: end)
+                if let periodic = periodicStretch {
+                    blendPeriodic(periodic, camera: UnsafeRawPointer(scratch.cameraRow), over: back, into: out,
+                                  from: start, to: end)
+                } else {
+                    Self.blendWords(UnsafeRawPointer(scratch.outputRow), over: back, into: out, from: start, to: end)
+                }
                 x = end
             }
             Self.opaqueBackdrop(back, into: out, from: x, to: activeEnd)
@@ -301,6 +312,83 @@ public final class Compositor {
                    background: background + x &* 4, output: output + x &* 4, target: .frame)
             x &+= 1
         }
+    }
+
+    /// `blendWords` over the camera row stretched by `periodic`, without the stretched row: each
+    /// twelve output words (a period-aligned group) come from camera words c..<c+8 (two to three)
+    /// or c..<c+4 (one to three), c the group's first camera column, by constant lane shuffles.
+    /// The words are those the stretch would have written, so the results are the same bits.
+    @inline(never)
+    private func blendPeriodic(_ periodic: PeriodicStretch, camera words: UnsafeRawPointer,
+                               over background: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
+                               from start: Int, to end: Int) {
+        let columns = self.columns
+        var x = start
+        let head = min(end, start &+ periodic.columnsToPeriod(start))
+        while x < head {
+            Self.blendWord(words.load(fromByteOffset: Int(columns[x]) &* 4, as: UInt32.self), over: background,
+                           into: output, at: x)
+            x &+= 1
+        }
+        switch periodic.ratio {
+        case .twoToThree:
+            while x &+ 12 <= end {
+                let source = Int(columns[x]) &* 4
+                let low = words.loadUnaligned(fromByteOffset: source, as: SIMD4<UInt32>.self)
+                let high = words.loadUnaligned(fromByteOffset: source &+ 16, as: SIMD4<UInt32>.self)
+                Self.blendTwelve(SIMD4(low[0], low[1], low[1], low[2]), SIMD4(low[3], low[3], high[0], high[1]),
+                                 SIMD4(high[1], high[2], high[3], high[3]), over: background, into: output, at: x)
+                x &+= 12
+            }
+        case .oneToThree:
+            while x &+ 12 <= end {
+                let four = words.loadUnaligned(fromByteOffset: Int(columns[x]) &* 4, as: SIMD4<UInt32>.self)
+                Self.blendTwelve(SIMD4(four[0], four[0], four[0], four[1]), SIMD4(four[1], four[1], four[2], four[2]),
+                                 SIMD4(four[2], four[3], four[3], four[3]), over: background, into: output, at: x)
+                x &+= 12
+            }
+        }
+        while x < end {
+            Self.blendWord(words.load(fromByteOffset: Int(columns[x]) &* 4, as: UInt32.self), over: background,
+                           into: output, at: x)
+            x &+= 1
+        }
+    }
+
+    /// Twelve B G R A words at output column x over the backdrop, with `blendWords`' shortcuts for
+    /// a group the matte leaves transparent or covers.
+    @inline(__always)
+    private static func blendTwelve(_ first: SIMD4<UInt32>, _ second: SIMD4<UInt32>, _ third: SIMD4<UInt32>,
+                                    over background: UnsafeRawPointer, into output: UnsafeMutableRawPointer, at x: Int) {
+        let offset = x &* 4
+        ReadAhead.touch(background, offset)
+        ReadAhead.touch(background, offset &+ 32)
+        switch MatteCoverage(wordsOr: first | second | third, wordsAnd: first & second & third) {
+        case .transparent:
+            for part in stride(from: 0, to: 48, by: 16) {
+                let back = background.loadUnaligned(fromByteOffset: offset &+ part, as: SIMD4<UInt32>.self)
+                output.storeBytes(of: back | 0xFF00_0000, toByteOffset: offset &+ part, as: SIMD4<UInt32>.self)
+            }
+        case .opaque:
+            output.storeBytes(of: first, toByteOffset: offset, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: second, toByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: third, toByteOffset: offset &+ 32, as: SIMD4<UInt32>.self)
+        case .partial:
+            let backFirst = background.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+            let backSecond = background.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            let backThird = background.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: blend(words: first, over: backFirst), toByteOffset: offset, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: blend(words: second, over: backSecond), toByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: blend(words: third, over: backThird), toByteOffset: offset &+ 32, as: SIMD4<UInt32>.self)
+        }
+    }
+
+    /// One B G R A word at output column x over the backdrop (`blendWords`' tail).
+    @inline(__always)
+    private static func blendWord(_ word: UInt32, over background: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
+                                  at x: Int) {
+        store1((r: Int32((word >> 16) & 0xFF), g: Int32((word >> 8) & 0xFF), b: Int32(word & 0xFF)),
+               alpha: Int32(word >> 24), background: background + x &* 4, output: output + x &* 4, target: .frame)
     }
 
     /// The matte as grey (alpha 0 black, 255 white) for tuning; black outside the camera's rectangle.
@@ -609,8 +697,9 @@ public final class Compositor {
     }
 
     /// Sixteen pixels under alpha 0, where the target's result does not depend on the camera: the
-    /// backdrop made opaque (frame) or zero words (premultiplied layer, blend input). False for the
-    /// straight layer, which keeps the camera's colour under any alpha.
+    /// backdrop made opaque (frame), zero words (premultiplied layer) or nothing (the scaled
+    /// path's row buffer). False for the straight layer, which keeps the camera's colour under
+    /// any alpha.
     @inline(__always)
     private static func storeTransparent(background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
                                          target: RowTarget) -> Bool {
@@ -621,10 +710,14 @@ public final class Compositor {
                 output.storeBytes(of: back | 0xFF00_0000, toByteOffset: offset, as: SIMD4<UInt32>.self)
             }
             return true
-        case .premultipliedLayer, .cameraWords:
+        case .premultipliedLayer:
             for offset in stride(from: 0, to: 64, by: 16) {
                 output.storeBytes(of: SIMD4<UInt32>(), toByteOffset: offset, as: SIMD4<UInt32>.self)
             }
+            return true
+        case .cameraWords:
+            // Nothing is stored: the row buffer is read only over `findCoveredSpans`' spans, whose
+            // sixteen-column chunks are these groups, and a group all 0 is never in one.
             return true
         case .straightLayer:
             return false
@@ -773,8 +866,8 @@ enum RowTarget {
     case frame
     case premultipliedLayer
     case straightLayer
-    /// The straight layer as the scaled frame path's row buffer, which only `blendWords` reads:
-    /// the colour under alpha 0 is never used, so it need not be converted.
+    /// The straight layer as the scaled frame path's row buffer, which only the covered spans'
+    /// blend reads: a group of sixteen under alpha 0 is neither converted nor stored.
     case cameraWords
 }
 

@@ -23,8 +23,14 @@ enum MatteCoverage {
     /// Eight B G R A words (alpha in the top byte of each).
     @inline(__always)
     init(words low: SIMD4<UInt32>, _ high: SIMD4<UInt32>) {
-        let any = unsafeBitCast(low | high, to: SIMD2<UInt64>.self)
-        let all = unsafeBitCast(low & high, to: SIMD2<UInt64>.self)
+        self.init(wordsOr: low | high, wordsAnd: low & high)
+    }
+
+    /// Any number of B G R A words, given as the OR and the AND of their vectors.
+    @inline(__always)
+    init(wordsOr: SIMD4<UInt32>, wordsAnd: SIMD4<UInt32>) {
+        let any = unsafeBitCast(wordsOr, to: SIMD2<UInt64>.self)
+        let all = unsafeBitCast(wordsAnd, to: SIMD2<UInt64>.self)
         let alphaBytes: UInt64 = 0xFF00_0000_FF00_0000
         if (any[0] | any[1]) & alphaBytes == 0 {
             self = .transparent
