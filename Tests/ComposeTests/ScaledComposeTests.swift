@@ -119,11 +119,31 @@ import Testing
 
     @Test func aMostlyEmptyMatteMatchesTheGatherPathWhereOnlyItsSpansAreBlended() {
         let cases = [(FrameSize(width: 640, height: 480), FrameSize(width: 1920, height: 1080)),
+                     (FrameSize(width: 1280, height: 720), FrameSize(width: 1920, height: 1080)),
                      (FrameSize(width: 62, height: 46), FrameSize(width: 201, height: 113)),
                      (FrameSize(width: 150, height: 90), FrameSize(width: 67, height: 41))]
         for format in [PixelFormat.yuyv, .nv12, .rgb24] {
             for (camera, output) in cases {
                 for fit in FitMode.allCases { Self.compare(format: format, camera: camera, output: output, fit: fit, sparse: true) }
+            }
+        }
+    }
+
+    @Test func threeColumnPeriodsInEveryPhaseMatchTheGatherPath() {
+        // Two to three and one to three (PeriodicStretch), letterboxed so the period starts at
+        // each phase, with spans of every length from the sparse matte.
+        let cases = [(FrameSize(width: 62, height: 46), FrameSize(width: 93, height: 69)),
+                     (FrameSize(width: 62, height: 46), FrameSize(width: 101, height: 69)),
+                     (FrameSize(width: 20, height: 20), FrameSize(width: 34, height: 30)),
+                     (FrameSize(width: 32, height: 46), FrameSize(width: 96, height: 100)),
+                     (FrameSize(width: 20, height: 20), FrameSize(width: 62, height: 60))]
+        for format in [PixelFormat.yuyv, .nv12, .rgb24] {
+            for (camera, output) in cases {
+                for fit in FitMode.allCases {
+                    for sparse in [false, true] {
+                        Self.compare(format: format, camera: camera, output: output, fit: fit, sparse: sparse)
+                    }
+                }
             }
         }
     }
