@@ -32,6 +32,7 @@ import Testing
             (FrameSize(width: 62, height: 46), FrameSize(width: 93, height: 69), .fill),   // 2:3 from column 0
             (FrameSize(width: 62, height: 46), FrameSize(width: 101, height: 69), .fit),   // 2:3 from column 4
             (FrameSize(width: 20, height: 20), FrameSize(width: 34, height: 30), .fit),    // 2:3 from column 2
+            (FrameSize(width: 40, height: 20), FrameSize(width: 51, height: 30), .fill),   // 2:3 from camera column 3
             (FrameSize(width: 32, height: 46), FrameSize(width: 96, height: 100), .fill),  // 1:3 from column 0
             (FrameSize(width: 20, height: 20), FrameSize(width: 62, height: 60), .fit),    // 1:3 from column 1
         ]

@@ -131,8 +131,11 @@ import Testing
 
     @Test func threeColumnPeriodsInEveryPhaseMatchTheGatherPath() {
         // Two to three and one to three (PeriodicStretch), letterboxed so the period starts at
-        // each phase, with spans of every length from the sparse matte.
+        // each phase, with spans of every length from the sparse matte. Cropped to odd camera
+        // columns (40x20 fill), the covered chunks start in the middle of a period.
         let cases = [(FrameSize(width: 62, height: 46), FrameSize(width: 93, height: 69)),
+                     (FrameSize(width: 40, height: 20), FrameSize(width: 51, height: 30)),
+                     (FrameSize(width: 40, height: 20), FrameSize(width: 55, height: 30)),
                      (FrameSize(width: 62, height: 46), FrameSize(width: 101, height: 69)),
                      (FrameSize(width: 20, height: 20), FrameSize(width: 34, height: 30)),
                      (FrameSize(width: 32, height: 46), FrameSize(width: 96, height: 100)),
