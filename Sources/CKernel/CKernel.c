@@ -137,11 +137,30 @@ int bk_set_realtime(int priority) {
 
 int bk_online_cpus(void) { return (int)sysconf(_SC_NPROCESSORS_ONLN); }
 
-int bk_thread_start(uint64_t *handle, bk_thread_body body, void *context) {
+int bk_thread_start(uint64_t *handle, bk_thread_body body, void *context, uint64_t cpu_mask) {
     pthread_t thread;
     // Tests only: lets the fault injector carry the creating thread's scope into the new thread.
     if (bk_fault_wrap_thread) bk_fault_wrap_thread(&body, &context);
-    int result = pthread_create(&thread, NULL, body, context);
+    // Born on its CPUs: a thread that only pinned itself once it first ran showed the creating
+    // thread's CPUs until then, which a loaded machine stretched past start-up (make test's
+    // placement check read a worker on 0-1 after "running:").
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (cpu_mask != 0) {
+        for (int cpu = 0; cpu < 64; cpu++)
+            if (cpu_mask & (1ull << cpu)) CPU_SET(cpu, &set);
+    } else if (initial_affinity_known) {
+        set = initial_affinity;
+    }
+    pthread_attr_t attributes;
+    int result = pthread_attr_init(&attributes);
+    if (result != 0) return result;
+    if (CPU_COUNT(&set) > 0) pthread_attr_setaffinity_np(&attributes, sizeof set, &set);
+    result = pthread_create(&thread, &attributes, body, context);
+    pthread_attr_destroy(&attributes);
+    // CPUs this process may not use (a cpuset) make pthread_create refuse the attributes: start
+    // it as before, and the thread's own pinning says it was refused.
+    if (result == EINVAL && CPU_COUNT(&set) > 0) result = pthread_create(&thread, NULL, body, context);
     if (result == 0) *handle = (uint64_t)thread;
     return result;
 }

@@ -29,7 +29,7 @@ public final class WorkerThread {
             let thread = Unmanaged<WorkerThread>.fromOpaque(raw!).takeRetainedValue()
             thread.runOnThisThread()
             return nil
-        }, context)
+        }, context, cpuMask)
         guard result == 0 else {
             Unmanaged<WorkerThread>.fromOpaque(context).release()
             throw SystemError("start thread \(name)", Errno(result))
@@ -44,6 +44,8 @@ public final class WorkerThread {
     }
 
     private func runOnThisThread() {
+        // Already on its CPUs from birth where the kernel took them (bk_thread_start); pinning
+        // again is what says whether it was refused.
         let pinned = cpuMask != 0 ? bk_pin_current_thread(cpuMask) : bk_unpin_current_thread()
         if pinned != 0 { pinningRefused = true }
         if realtimePriority > 0 && bk_set_realtime(realtimePriority) != 0 { realtimeRefused = true }

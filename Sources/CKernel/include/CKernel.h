@@ -52,8 +52,9 @@ int bk_set_realtime(int priority);
 int bk_online_cpus(void);
 
 typedef void *(*bk_thread_body)(void *);
-/// Starts a joinable thread; returns 0 or an errno. The handle is opaque to Swift.
-int bk_thread_start(uint64_t *handle, bk_thread_body body, void *context);
+/// Starts a joinable thread on the CPUs of cpu_mask (0: those the process started with);
+/// returns 0 or an errno. The handle is opaque to Swift.
+int bk_thread_start(uint64_t *handle, bk_thread_body body, void *context, uint64_t cpu_mask);
 int bk_thread_join(uint64_t handle);
 
 void *bk_aligned_alloc(size_t alignment, size_t size);
