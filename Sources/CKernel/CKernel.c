@@ -117,11 +117,16 @@ void bk_sleep_ns(uint64_t nanoseconds) {
     while (nanosleep(&request, &request) != 0 && errno == EINTR) {}
 }
 
-int bk_pin_current_thread(uint64_t cpu_mask) {
+static cpu_set_t cpu_set_of(uint64_t cpu_mask) {
     cpu_set_t set;
     CPU_ZERO(&set);
     for (int cpu = 0; cpu < 64; cpu++)
         if (cpu_mask & (1ull << cpu)) CPU_SET(cpu, &set);
+    return set;
+}
+
+int bk_pin_current_thread(uint64_t cpu_mask) {
+    cpu_set_t set = cpu_set_of(cpu_mask);
     return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
@@ -144,14 +149,8 @@ int bk_thread_start(uint64_t *handle, bk_thread_body body, void *context, uint64
     // Born on its CPUs: a thread that only pinned itself once it first ran showed the creating
     // thread's CPUs until then, which a loaded machine stretched past start-up (make test's
     // placement check read a worker on 0-1 after "running:").
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (cpu_mask != 0) {
-        for (int cpu = 0; cpu < 64; cpu++)
-            if (cpu_mask & (1ull << cpu)) CPU_SET(cpu, &set);
-    } else if (initial_affinity_known) {
-        set = initial_affinity;
-    }
+    cpu_set_t set = cpu_set_of(cpu_mask);
+    if (cpu_mask == 0 && initial_affinity_known) set = initial_affinity;
     pthread_attr_t attributes;
     int result = pthread_attr_init(&attributes);
     if (result != 0) return result;

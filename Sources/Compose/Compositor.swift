@@ -306,10 +306,7 @@ public final class Compositor {
             x &+= 8
         }
         while x < end {
-            let word = words.load(fromByteOffset: x &* 4, as: UInt32.self)
-            let alpha = Int32(word >> 24)
-            store1((r: Int32((word >> 16) & 0xFF), g: Int32((word >> 8) & 0xFF), b: Int32(word & 0xFF)), alpha: alpha,
-                   background: background + x &* 4, output: output + x &* 4, target: .frame)
+            blendWord(words.load(fromByteOffset: x &* 4, as: UInt32.self), over: background, into: output, at: x)
             x &+= 1
         }
     }
@@ -383,7 +380,8 @@ public final class Compositor {
         }
     }
 
-    /// One B G R A word at output column x over the backdrop (`blendWords`' tail).
+    /// One B G R A word at output column x over the backdrop (the tails of `blendWords` and
+    /// `blendPeriodic`).
     @inline(__always)
     private static func blendWord(_ word: UInt32, over background: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
                                   at x: Int) {
