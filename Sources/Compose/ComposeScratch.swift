@@ -13,7 +13,8 @@ public final class ComposeScratch {
 
     init(cameraWidth: Int, outputWidth: Int) {
         cameraRow = .allocate(byteCount: cameraWidth * 4, alignment: 64)
-        outputRow = .allocate(byteCount: outputWidth * 4, alignment: 64)
+        // `SplatStretch`'s last store of a span may run past the row's last column.
+        outputRow = .allocate(byteCount: (outputWidth + SplatStretch.overrun) * 4, alignment: 64)
         spans = .allocate(capacity: 2 * (cameraWidth / 16 + 2))
     }
 

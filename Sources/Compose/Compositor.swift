@@ -35,6 +35,9 @@ public final class Compositor {
     /// The mapping's three-column period where it has one (see `PeriodicStretch`): the scaled
     /// frame path then blends from the camera row through lane shuffles, with no stretch.
     let periodicStretch: PeriodicStretch?
+    /// Whether the scaled frame path stretches by overlapping four-word stores (see
+    /// `SplatStretch`) where it has no period.
+    let splatStretch: Bool
 
     public init(cameraFormat: PixelFormat, cameraSize: FrameSize, outputSize: FrameSize, fit: FitMode) {
         precondition(cameraFormat == .yuyv || cameraFormat == .nv12 || cameraFormat == .rgb24,
@@ -65,6 +68,8 @@ public final class Compositor {
             firstOutputColumn[c] = Int32(x)
         }
         periodicStretch = PeriodicStretch.find(sourceColumn: mapping.sourceColumn, active: mapping.activeColumns)
+        splatStretch = SplatStretch.suits(firstOutputColumn: firstOutputColumn, cameraColumns: usedColumns,
+                                          outputColumns: mapping.activeColumns.count)
     }
 
     /// Row buffers for one band of the scaled path (see `ComposeScratch`). Start-up only.
@@ -138,8 +143,14 @@ public final class Compositor {
                 findCoveredSpans(alpha: UnsafeRawPointer(alpha.row(sourceY)), into: scratch)
                 if periodicStretch == nil {
                     for span in 0..<scratch.spanCount {
-                        stretch(scratch.cameraRow, into: scratch.outputRow,
-                                from: Int(scratch.spans[2 * span]), to: Int(scratch.spans[2 * span + 1]))
+                        let start = Int(scratch.spans[2 * span]), end = Int(scratch.spans[2 * span + 1])
+                        if splatStretch {
+                            SplatStretch.stretch(UnsafeRawPointer(scratch.cameraRow), into: scratch.outputRow,
+                                                 firstOutputColumn: firstOutputColumn,
+                                                 cameraColumns: Int(columns[start])..<(Int(columns[end - 1]) + 1))
+                        } else {
+                            stretch(scratch.cameraRow, into: scratch.outputRow, from: start, to: end)
+                        }
                     }
                 }
                 stretchedRow = sourceY

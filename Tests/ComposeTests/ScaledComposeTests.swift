@@ -151,6 +151,34 @@ import Testing
         }
     }
 
+    @Test func mappingsWithNoPeriodMatchTheGatherPath() {
+        // SplatStretch: 848 under 1080p filled and letterboxed, 640 letterboxed (1440 columns),
+        // then small ones with runs of one to four columns, odd widths, a camera cropped to start
+        // at an odd column (62x20 fill) and spans of every length from the sparse matte.
+        for camera in [FrameSize(width: 848, height: 480), FrameSize(width: 640, height: 480)] {
+            for fit in [FitMode.fill, .fit] where camera.width == 848 || fit == .fit {
+                for sparse in [false, true] {
+                    Self.compare(format: .yuyv, camera: camera, output: FrameSize(width: 1920, height: 1080), fit: fit,
+                                 sparse: sparse)
+                }
+            }
+        }
+        let cases = [(FrameSize(width: 62, height: 20), FrameSize(width: 77, height: 40)),
+                     (FrameSize(width: 30, height: 20), FrameSize(width: 113, height: 40)),
+                     (FrameSize(width: 50, height: 30), FrameSize(width: 61, height: 30)),
+                     (FrameSize(width: 22, height: 20), FrameSize(width: 101, height: 40)),  // runs of five: the table
+                     (FrameSize(width: 62, height: 46), FrameSize(width: 201, height: 113))]
+        for format in [PixelFormat.yuyv, .nv12, .rgb24] {
+            for (camera, output) in cases {
+                for fit in FitMode.allCases {
+                    for sparse in [false, true] {
+                        Self.compare(format: format, camera: camera, output: output, fit: fit, sparse: sparse)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func equalSizesTakeTheDirectPathUnchanged() {
         Self.compare(format: .yuyv, camera: FrameSize(width: 96, height: 40), output: FrameSize(width: 96, height: 40), fit: .fill)
     }
