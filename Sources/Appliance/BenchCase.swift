@@ -41,6 +41,9 @@ struct BenchCase {
     let depth: FrameSize
     let output: FrameSize
     let mode: Mode
+    /// How the camera is fitted to the output. A letterboxed fit still writes the whole output
+    /// over the whole backdrop, so the floor is the same.
+    var fit: FitMode = .fill
 
     static let colourBytesPerPixel = 2  // YUYV
     static let depthBytesPerPixel = 2  // Z16
@@ -75,6 +78,6 @@ struct BenchCase {
 
     var title: String {
         "camera \(camera.description)" + (depth == camera ? "" : " (depth \(depth.description))")
-            + " -> \(output.description), \(mode.label)"
+            + " -> \(output.description)" + (fit == .fill ? "" : " (\(fit.name))") + ", \(mode.label)"
     }
 }

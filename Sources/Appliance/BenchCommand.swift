@@ -12,7 +12,7 @@ import Settings
 /// frame, so the ratio means something on a noisy machine.
 enum BenchCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--size", "--camera", "--frames", "--backgrounds", "--depth", "--mode"],
+        let options = try CommandOptions.parse(arguments, valued: ["--size", "--camera", "--frames", "--backgrounds", "--depth", "--mode", "--fit"],
                                                flags: ["--json"])
         _ = try options.positionals(0, names: "")
         if let directory = options.value("--backgrounds") {
@@ -50,6 +50,11 @@ enum BenchCommand {
         let size = try options.size("--size")
         let camera = try options.size("--camera")
         let depth = try options.size("--depth")
+        var fit = FitMode.fill
+        if let name = options.value("--fit") {
+            guard let named = FitMode.named(name) else { throw .invalidInput("--fit \(name): expected fill, fit or stretch") }
+            fit = named
+        }
         var pairs: [(camera: FrameSize, output: FrameSize)] = []
         if let camera {
             pairs = [(camera, size ?? FrameSize(width: 1920, height: 1080))]
@@ -64,7 +69,7 @@ enum BenchCommand {
         for pair in pairs {
             // At equal sizes there is nothing for the display to scale.
             for mode in modes where mode != .scaledLayer || pair.camera != pair.output {
-                cases.append(BenchCase(camera: pair.camera, depth: depth ?? pair.camera, output: pair.output, mode: mode))
+                cases.append(BenchCase(camera: pair.camera, depth: depth ?? pair.camera, output: pair.output, mode: mode, fit: fit))
             }
         }
         return cases
@@ -101,7 +106,7 @@ enum BenchCommand {
         fillBackground(background.view)
         let assembly = PipelineAssembly(.init(), workersOverride: workers)
         let processor = try assembly.makeProcessor(colorFormat: .yuyv, colorSize: benchCase.camera, depthSize: benchCase.depth,
-                                                   outputSize: benchCase.output, fit: .fill, matte: MatteParameters(),
+                                                   outputSize: benchCase.output, fit: benchCase.fit, matte: MatteParameters(),
                                                    projection: nil)
         defer { processor.stop() }
         if benchCase.mode == .layer { processor.setOutputMode(.layer(premultiplied: true)) }
@@ -184,7 +189,7 @@ enum BenchCommand {
     static func json(_ benchCase: BenchCase, single: StageFigures, all: StageFigures, workers: Int) -> String {
         let pixels = Double(benchCase.output.pixelCount)
         return "{\"size\": \"\(benchCase.output.description)\", \"camera\": \"\(benchCase.camera.description)\", "
-            + "\"depth\": \"\(benchCase.depth.description)\", \"mode\": \"\(benchCase.mode.name)\", "
+            + "\"depth\": \"\(benchCase.depth.description)\", \"mode\": \"\(benchCase.mode.name)\", \"fit\": \"\(benchCase.fit.name)\", "
             + "\"bytes_per_frame\": \(benchCase.trafficBytes), "
             + "\"stage_bytes_per_frame\": {\"matte\": \(benchCase.matteBytes), \"compose\": \(benchCase.composeBytes)}, "
             + "\"memcpy_bytes_per_px\": \(decimal(Double(benchCase.floorCopyBytes) / pixels)), "

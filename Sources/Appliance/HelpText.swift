@@ -79,7 +79,8 @@ enum HelpText {
     """
 
     static let bench = """
-    usage: backdrop bench [--size WxH] [--camera WxH] [--depth WxH] [--mode frame|layer|scaled-layer] [--frames N] [--json]
+    usage: backdrop bench [--size WxH] [--camera WxH] [--depth WxH] [--mode frame|layer|scaled-layer] [--fit fill|fit|stretch]
+                        [--frames N] [--json]
            backdrop bench --backgrounds DIR [--size WxH]
 
     Measures each stage in ns per output pixel, with one worker and with all workers, for the
@@ -93,6 +94,7 @@ enum HelpText {
       --camera WxH  one camera size (output --size, default 1920x1080)
       --depth WxH  depth camera size (default: the camera's), e.g. 848x480
       --mode M  only frame, only layer or only scaled-layer
+      --fit F  how the camera is fitted to the output (default fill; fit letterboxes it)
       --frames N  frames per measurement (1...10000, default 60)
       --backgrounds DIR  instead: switch twice round DIR's backdrops at --size (default 1920x1080)
                   and report the time until each is shown and the decode of the next that follows
