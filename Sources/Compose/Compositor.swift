@@ -94,10 +94,10 @@ public final class Compositor {
             out.copyMemory(from: back, byteCount: width * 4)
             return nil
         }
-        if activeStart > 0 { out.copyMemory(from: back, byteCount: activeStart * 4) }
-        if activeEnd < width {
-            (out + activeEnd * 4).copyMemory(from: back + activeEnd * 4, byteCount: (width - activeEnd) * 4)
-        }
+        // Through the backdrop kernel rather than memcpy: its read-ahead keeps the backdrop's
+        // stream prefetched across the bars into the camera's columns and on into the next row.
+        Self.opaqueBackdrop(back, into: out, from: 0, to: activeStart, setting: 0)
+        Self.opaqueBackdrop(back, into: out, from: activeEnd, to: width, setting: 0)
         return sourceY
     }
 
@@ -262,23 +262,23 @@ public final class Compositor {
     }
 
     /// The backdrop made opaque over output columns start..<end: the blend's result where the matte
-    /// is 0, without reading a camera word.
+    /// is 0, without reading a camera word. With `opaque` 0, the backdrop as it is (the letterbox).
     @inline(never)
     private static func opaqueBackdrop(_ background: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
-                                       from start: Int, to end: Int) {
+                                       from start: Int, to end: Int, setting opaque: UInt32 = 0xFF00_0000) {
         var x = start
         while x &+ 8 <= end {
             let offset = x &* 4
             ReadAhead.touch(background, offset)
             let low = background.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
             let high = background.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
-            output.storeBytes(of: low | 0xFF00_0000, toByteOffset: offset, as: SIMD4<UInt32>.self)
-            output.storeBytes(of: high | 0xFF00_0000, toByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: low | opaque, toByteOffset: offset, as: SIMD4<UInt32>.self)
+            output.storeBytes(of: high | opaque, toByteOffset: offset &+ 16, as: SIMD4<UInt32>.self)
             x &+= 8
         }
         while x < end {
             let offset = x &* 4
-            output.storeBytes(of: background.load(fromByteOffset: offset, as: UInt32.self) | 0xFF00_0000,
+            output.storeBytes(of: background.load(fromByteOffset: offset, as: UInt32.self) | opaque,
                               toByteOffset: offset, as: UInt32.self)
             x &+= 1
         }

@@ -75,4 +75,28 @@ import Testing
             #expect(F.pixel(output, x, 12) == 0xFF11_2233)   // bar below
         }
     }
+
+    @Test func composeKeepsTheBackdropAsItIsInSideBars() {
+        // 8 columns fitted into 43: bars of 17 and 18 columns (eight-word steps and a tail), over
+        // a backdrop whose X byte varies, by both compose paths.
+        let cameraSize = FrameSize(width: 8, height: 8)
+        let outputSize = FrameSize(width: 43, height: 8)
+        let camera = F.yuyv(cameraSize, luma: { _, _ in 235 }, chroma: { _, _ in (128, 128) })
+        let alpha = F.alpha(cameraSize) { _, _ in 255 }
+        let background = F.xrgb(outputSize) { x, y in UInt32(x * 5 + y) << 24 | UInt32(x * 977 + y * 31) & 0xFF_FFFF }
+        let compositor = Compositor(cameraFormat: .yuyv, cameraSize: cameraSize, outputSize: outputSize, fit: .fit)
+        #expect(compositor.mapping.activeColumns == 17..<25)
+        let gathered = PixelBuffer(format: .xrgb8888, size: outputSize)
+        let rowWise = PixelBuffer(format: .xrgb8888, size: outputSize)
+        compositor.compose(camera: camera.view, alpha: alpha.view, background: background.view, into: gathered.view, rows: 0..<8)
+        compositor.compose(camera: camera.view, alpha: alpha.view, background: background.view, into: rowWise.view, rows: 0..<8,
+                           scratch: compositor.makeScratch())
+        for y in 0..<8 {
+            for x in Array(0..<17) + Array(25..<43) {
+                #expect(F.pixel(gathered, x, y) == F.pixel(background, x, y), "gathered \(x),\(y)")
+                #expect(F.pixel(rowWise, x, y) == F.pixel(background, x, y), "row-wise \(x),\(y)")
+            }
+            for x in 17..<25 { #expect(F.pixel(rowWise, x, y) == 0xFFFF_FFFF) }
+        }
+    }
 }
