@@ -85,10 +85,12 @@ public final class Compositor {
 
     /// Where the fitted camera does not reach (letterbox rows and columns) the output is the
     /// backdrop as it is. Returns the camera row that feeds output row `y`, or nil when none does
-    /// and the whole row was copied.
+    /// and the whole row was copied; then the left bar is written, and the caller writes the right
+    /// one (`backdropRightOfCamera`) after the camera's columns, so that the row is written in
+    /// address order.
     @inline(__always)
-    private func backdropOutsideCamera(row y: Int, back: UnsafeRawPointer, into out: UnsafeMutableRawPointer,
-                                       width: Int) -> Int? {
+    private func backdropLeftOfCamera(row y: Int, back: UnsafeRawPointer, into out: UnsafeMutableRawPointer,
+                                      width: Int) -> Int? {
         let sourceY = Int(rowTable[y])
         guard sourceY >= 0 else {
             out.copyMemory(from: back, byteCount: width * 4)
@@ -97,8 +99,12 @@ public final class Compositor {
         // Through the backdrop kernel rather than memcpy: its read-ahead keeps the backdrop's
         // stream prefetched across the bars into the camera's columns and on into the next row.
         Self.opaqueBackdrop(back, into: out, from: 0, to: activeStart, setting: 0)
-        Self.opaqueBackdrop(back, into: out, from: activeEnd, to: width, setting: 0)
         return sourceY
+    }
+
+    @inline(__always)
+    private func backdropRightOfCamera(back: UnsafeRawPointer, into out: UnsafeMutableRawPointer, width: Int) {
+        Self.opaqueBackdrop(back, into: out, from: activeEnd, to: width, setting: 0)
     }
 
     /// Blends `rows` of the output. Bands of rows may be given to different threads.
@@ -110,9 +116,10 @@ public final class Compositor {
         for y in rows {
             let out = output.row(y)
             let back = UnsafeRawPointer(background.row(y))
-            guard let sourceY = backdropOutsideCamera(row: y, back: back, into: out, width: width) else { continue }
+            guard let sourceY = backdropLeftOfCamera(row: y, back: back, into: out, width: width) else { continue }
             blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
                      background: back, output: out, target: .frame, from: activeStart, to: activeEnd, identity: identityColumns)
+            backdropRightOfCamera(back: back, into: out, width: width)
         }
     }
 
@@ -137,7 +144,7 @@ public final class Compositor {
         for y in rows {
             let out = output.row(y)
             let back = UnsafeRawPointer(background.row(y))
-            guard let sourceY = backdropOutsideCamera(row: y, back: back, into: out, width: width) else { continue }
+            guard let sourceY = backdropLeftOfCamera(row: y, back: back, into: out, width: width) else { continue }
             if sourceY != stretchedRow {
                 convertRow(camera: camera, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow, target: .cameraWords)
                 findCoveredSpans(alpha: UnsafeRawPointer(alpha.row(sourceY)), into: scratch)
@@ -169,6 +176,7 @@ public final class Compositor {
                 x = end
             }
             Self.opaqueBackdrop(back, into: out, from: x, to: activeEnd)
+            backdropRightOfCamera(back: back, into: out, width: width)
         }
     }
 
