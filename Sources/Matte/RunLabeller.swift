@@ -71,29 +71,55 @@ final class RunLabeller {
 
     @inline(never)
     private func extractAndLinkRuns(classes: UnsafePointer<UInt8>) -> Bool {
+        // The tables as locals: read through `self` and `runs`, every store through one of them
+        // might have changed the objects' fields, so each access reloaded the pointer (run
+        // indices and columns are far inside Int32, so no overflow checks either).
+        let start = runs.start
+        let end = runs.end
+        let parent = runs.parent
+        let rowFirst = runs.rowFirst
+        let kind = self.kind
+        let foregroundContact = self.foregroundContact
+        let backgroundContact = self.backgroundContact
+        let crossUpper = self.crossUpper
+        let crossLower = self.crossLower
+        let width = self.width
+        let height = self.height
+        let capacity = self.capacity
+        @inline(__always) func index32(_ i: Int) -> Int32 { Int32(truncatingIfNeeded: i) }
+        @inline(__always) func find(_ node: Int) -> Int {
+            var x = node
+            while Int(parent[x]) != x {
+                let grand = parent[Int(parent[x])]
+                parent[x] = grand
+                x = Int(grand)
+            }
+            return x
+        }
+        var crosses = 0
         var n = 0
         let lastRow = height - 1
-        crossCount = 0
         for y in 0..<height {
             let row = classes + y * width
-            runs.rowFirst[y] = Int32(n)
+            rowFirst[y] = index32(n)
             var x = 0
             while x < width {
                 let k = row[x]
                 let e = Self.runEnd(row: row, from: x, width: width, value: k)
                 if n == capacity {
                     runs.count = n
+                    crossCount = crosses
                     return false
                 }
-                runs.start[n] = Int32(x)
-                runs.end[n] = Int32(e)
+                start[n] = index32(x)
+                end[n] = index32(e)
                 kind[n] = k
-                runs.parent[n] = Int32(n)
+                parent[n] = index32(n)
                 // The frame border is unknown territory: it argues against filling a hole.
                 var border: Int32 = 0
-                if y == 0 || y == lastRow { border = Int32(e - x) }
-                if x == 0 { border += 1 }
-                if e == width { border += 1 }
+                if y == 0 || y == lastRow { border = index32(e &- x) }
+                if x == 0 { border &+= 1 }
+                if e == width { border &+= 1 }
                 // The run on the left (a different class) is a contact of length 1 either way,
                 // counted here without branches on the classes: they mispredicted.
                 let isHole: Int32 = k == Self.hole ? 1 : 0
@@ -101,85 +127,93 @@ final class RunLabeller {
                 var leftHole: Int32 = 0
                 var leftForeground: Int32 = 0
                 if x > 0 {
-                    let left = kind[n - 1]
+                    let left = kind[n &- 1]
                     leftHole = left == Self.hole ? 1 : 0
                     leftForeground = left == Self.foreground ? 1 : 0
-                    foregroundContact[n - 1] &+= leftHole & isForeground
-                    backgroundContact[n - 1] &+= leftHole & (1 &- isForeground)
+                    foregroundContact[n &- 1] &+= leftHole & isForeground
+                    backgroundContact[n &- 1] &+= leftHole & (1 &- isForeground)
                 }
                 let hasLeft: Int32 = x > 0 ? 1 : 0
                 foregroundContact[n] = isHole & leftForeground
                 backgroundContact[n] = isHole &* (border &+ (hasLeft & (1 &- leftForeground)))
-                n += 1
+                n &+= 1
                 x = e
             }
-            let first = Int(runs.rowFirst[y])
-            if y > 0 { linkRows(previous: Int(runs.rowFirst[y - 1]), current: first, end: n) }
+            guard y > 0 else { continue }
+            // Walks the two rows' runs in step; runs that overlap (4-connectivity) are joined
+            // when of one class, and otherwise tell a hole what borders it and are kept for
+            // pass 2.
+            let current = Int(rowFirst[y])
+            var i = Int(rowFirst[y &- 1])
+            var j = current
+            while i < current && j < n {
+                let endI = end[i]
+                let endJ = end[j]
+                let overlap = min(endI, endJ) &- max(start[i], start[j])
+                if overlap > 0 {
+                    let kindI = kind[i]
+                    let kindJ = kind[j]
+                    if kindI == kindJ {
+                        let ri = find(i)
+                        let rj = find(j)
+                        if ri < rj {
+                            parent[rj] = index32(ri)
+                        } else if rj < ri {
+                            parent[ri] = index32(rj)
+                        }
+                    } else {
+                        if kindI == Self.hole {
+                            if kindJ == Self.foreground { foregroundContact[i] &+= overlap } else { backgroundContact[i] &+= overlap }
+                        }
+                        if kindJ == Self.hole {
+                            if kindI == Self.foreground { foregroundContact[j] &+= overlap } else { backgroundContact[j] &+= overlap }
+                        }
+                        crossUpper[crosses] = index32(i)
+                        crossLower[crosses] = index32(j)
+                        crosses &+= 1
+                    }
+                }
+                if endI < endJ {
+                    i &+= 1
+                } else if endJ < endI {
+                    j &+= 1
+                } else {
+                    i &+= 1
+                    j &+= 1
+                }
+            }
         }
-        runs.rowFirst[height] = Int32(n)
+        rowFirst[height] = index32(n)
         runs.count = n
+        crossCount = crosses
         return true
     }
 
-    /// Walks two rows' runs in step; runs that overlap (4-connectivity) are joined when of one
-    /// class, and otherwise tell a hole what borders it and are kept for pass 2.
-    private func linkRows(previous: Int, current: Int, end rowEnd: Int) {
-        var i = previous
-        var j = current
-        while i < current && j < rowEnd {
-            let overlap = min(runs.end[i], runs.end[j]) - max(runs.start[i], runs.start[j])
-            if overlap > 0 {
-                if kind[i] == kind[j] {
-                    union(i, j)
-                } else {
-                    contact(i, j, overlap)
-                    crossUpper[crossCount] = Int32(truncatingIfNeeded: i)
-                    crossLower[crossCount] = Int32(truncatingIfNeeded: j)
-                    crossCount += 1
-                }
-            }
-            if runs.end[i] < runs.end[j] {
-                i += 1
-            } else if runs.end[j] < runs.end[i] {
-                j += 1
-            } else {
-                i += 1
-                j += 1
-            }
-        }
-    }
-
-    @inline(__always)
-    private func contact(_ a: Int, _ b: Int, _ length: Int32) {
-        if kind[a] == Self.hole {
-            if kind[b] == Self.foreground { foregroundContact[a] += length } else { backgroundContact[a] += length }
-        }
-        if kind[b] == Self.hole {
-            if kind[a] == Self.foreground { foregroundContact[b] += length } else { backgroundContact[b] += length }
-        }
-    }
-
-    @inline(__always)
-    private func union(_ a: Int, _ b: Int) { runs.union(a, b) }
-
     @inline(never)
     private func flattenSummingContacts() {
+        let parent = runs.parent
+        let foregroundContact = self.foregroundContact
+        let backgroundContact = self.backgroundContact
         for i in 0..<count {
-            let p = Int(runs.parent[i])
+            let p = Int(parent[i])
             if p != i {
-                let root = Int(runs.parent[p])
-                runs.parent[i] = Int32(root)
-                foregroundContact[root] += foregroundContact[i]
-                backgroundContact[root] += backgroundContact[i]
+                let root = Int(parent[p])
+                parent[i] = Int32(truncatingIfNeeded: root)
+                foregroundContact[root] &+= foregroundContact[i]
+                backgroundContact[root] &+= backgroundContact[i]
             }
         }
     }
 
     @inline(never)
     private func decideHoles() {
+        let parent = runs.parent
+        let kind = self.kind
+        let foregroundContact = self.foregroundContact
+        let backgroundContact = self.backgroundContact
         // Reuses `kind` for the binary picture: holes that stay holes become background.
         for i in 0..<count where kind[i] == Self.hole {
-            let root = Int(runs.parent[i])
+            let root = Int(parent[i])
             let inside = foregroundContact[root]
             let total = inside + backgroundContact[root]
             let fill = inside > 0 && inside * 100 >= Self.holeFillPercent * total
@@ -196,11 +230,40 @@ final class RunLabeller {
     /// joining every touching pair of one class afresh, without walking the rows again.
     @inline(never)
     private func linkBinary() {
+        // The tables as locals, as in `extractAndLinkRuns`.
+        let parent = runs.parent
+        let rowFirst = runs.rowFirst
+        let kind = self.kind
+        let crossUpper = self.crossUpper
+        let crossLower = self.crossLower
+        let foregroundContact = self.foregroundContact
+        let backgroundContact = self.backgroundContact
+        let count = self.count
+        @inline(__always) func find(_ node: Int) -> Int {
+            var x = node
+            while Int(parent[x]) != x {
+                let grand = parent[Int(parent[x])]
+                parent[x] = grand
+                x = Int(grand)
+            }
+            return x
+        }
+        @inline(__always) func union(_ a: Int, _ b: Int) {
+            let ra = find(a)
+            let rb = find(b)
+            if ra < rb {
+                parent[rb] = Int32(truncatingIfNeeded: ra)
+            } else if rb < ra {
+                parent[ra] = Int32(truncatingIfNeeded: rb)
+            }
+        }
         for y in 0..<height {
-            let first = Int(runs.rowFirst[y])
-            let last = Int(runs.rowFirst[y + 1])
-            if first + 1 < last {
-                for i in (first + 1)..<last where kind[i] == kind[i - 1] { union(i - 1, i) }
+            let first = Int(rowFirst[y])
+            let last = Int(rowFirst[y &+ 1])
+            var i = first &+ 1
+            while i < last {
+                if kind[i] == kind[i &- 1] { union(i &- 1, i) }
+                i &+= 1
             }
         }
         for p in 0..<crossCount {
@@ -213,14 +276,14 @@ final class RunLabeller {
         // which touch it whatever their columns.
         Self.measureRuns(start: runs.start, end: runs.end, count: count, width: Int32(width),
                          area: foregroundContact, touches: backgroundContact)
-        for i in 0..<Int(runs.rowFirst[1]) { backgroundContact[i] = 1 }
-        for i in Int(runs.rowFirst[height - 1])..<count { backgroundContact[i] = 1 }
+        for i in 0..<Int(rowFirst[1]) { backgroundContact[i] = 1 }
+        for i in Int(rowFirst[height - 1])..<count { backgroundContact[i] = 1 }
         for i in 0..<count {
-            let p = Int(runs.parent[i])
+            let p = Int(parent[i])
             if p != i {
-                let root = Int(runs.parent[p])
-                runs.parent[i] = Int32(root)
-                foregroundContact[root] += foregroundContact[i]
+                let root = Int(parent[p])
+                parent[i] = Int32(truncatingIfNeeded: root)
+                foregroundContact[root] &+= foregroundContact[i]
                 backgroundContact[root] |= backgroundContact[i]
             }
         }
@@ -239,9 +302,13 @@ final class RunLabeller {
 
     @inline(never)
     private func decideIslands(minimumBlob: Int32) {
+        let parent = runs.parent
+        let kind = self.kind
+        let foregroundContact = self.foregroundContact
+        let backgroundContact = self.backgroundContact
         let enclosedLimit = minimumBlob / 4
         for i in 0..<count {
-            let root = Int(runs.parent[i])
+            let root = Int(parent[i])
             let area = foregroundContact[root]
             if kind[i] == Self.foreground {
                 if area < minimumBlob { kind[i] = Self.background }
@@ -253,11 +320,15 @@ final class RunLabeller {
 
     @inline(never)
     private func paint(into mask: UnsafeMutablePointer<UInt8>) {
+        let start = runs.start
+        let end = runs.end
+        let rowFirst = runs.rowFirst
+        let kind = self.kind
         for y in 0..<height {
             let row = mask + y * width
-            for i in Int(runs.rowFirst[y])..<Int(runs.rowFirst[y + 1]) {
-                let s = Int(runs.start[i])
-                (row + s).update(repeating: kind[i] == Self.foreground ? 255 : 0, count: Int(runs.end[i]) - s)
+            for i in Int(rowFirst[y])..<Int(rowFirst[y + 1]) {
+                let s = Int(start[i])
+                (row + s).update(repeating: kind[i] == Self.foreground ? 255 : 0, count: Int(end[i]) &- s)
             }
         }
     }
