@@ -54,6 +54,8 @@ final class DepthSegments {
     /// Per column of the current row against the row above: 0 joined, else 1 when this row's
     /// reading is the nearer, 2 when the farther (meaningful only where both rows have runs).
     private let vertical: UnsafeMutablePointer<UInt8>
+    /// Where `segment` copies the rows to when its caller wants no copy.
+    private let copySink: UnsafeMutablePointer<UInt16>
     /// Per column, the join tolerance of this row's and the row above's reading (`tolerances`).
     private var tolerance: UnsafeMutablePointer<UInt16>
     private var toleranceAbove: UnsafeMutablePointer<UInt16>
@@ -81,6 +83,7 @@ final class DepthSegments {
         let verticalSlot = layout.reserve(UInt8.self, count: width + 8)
         let toleranceSlot = layout.reserve(UInt16.self, count: width + 8)
         let toleranceAboveSlot = layout.reserve(UInt16.self, count: width + 8)
+        let copySinkSlot = layout.reserve(UInt16.self, count: width + 8)
         let floorSlot = layout.reserve(UInt8.self, count: width * height)
         memory = try AlignedBuffer(layout: layout)
         pixels = memory.pointer(pixelsSlot)
@@ -98,6 +101,7 @@ final class DepthSegments {
         vertical.update(repeating: 0, count: width + 8)
         tolerance = memory.pointer(toleranceSlot)
         toleranceAbove = memory.pointer(toleranceAboveSlot)
+        copySink = memory.pointer(copySinkSlot)
         floor = memory.pointer(floorSlot)
     }
 
@@ -126,22 +130,27 @@ final class DepthSegments {
     /// Segments `depth` (raw units; 0 = no reading) and writes the class map RunLabeller reads:
     /// foreground for kept regions, hole for no reading, background for the rest (floor
     /// included). `near`/`far` is the band in raw units, `pixelWidthMM` the width of one grid
-    /// pixel at 1 m. Returns false when the frame has more runs than `capacity` (pure noise).
+    /// pixel at 1 m. Returns false when the frame has more runs than `capacity` (pure noise);
+    /// `classes` and `copy` are then partly written.
+    ///
+    /// With `copy`, `depth` is also copied there packed (rows `width` apart): the pass that reads
+    /// every reading anyway does it, so the temporal stage keeps this frame's depth for the next
+    /// without reading the frame a second time. `feet: false` says `floor` is all 0 (no floor in
+    /// view), so no foot-zone reading can join anyone and their search is skipped.
     func segment(depth: UnsafePointer<UInt16>, stride: Int, unit: Float, near: UInt16, far: UInt16,
-                 minimumPixels: Int, pixelWidthMM: Float, into classes: UnsafeMutablePointer<UInt8>) -> Bool {
+                 minimumPixels: Int, pixelWidthMM: Float, into classes: UnsafeMutablePointer<UInt8>,
+                 copy: UnsafeMutablePointer<UInt16>? = nil, feet: Bool = true) -> Bool {
         prepareTolerance(unit: unit)
-        guard extractRuns(depth: depth, stride: stride) else { return false }
+        guard extractRuns(depth: depth, stride: stride, classes: classes, copy: copy) else { return false }
         flatten()
         decide(unit: unit, near: near, far: far, minimumPixels: minimumPixels, pixelWidthMM: pixelWidthMM)
-        paint(depth: depth, stride: stride, into: classes)
+        paint(depth: depth, stride: stride, into: classes, feet: feet)
         return true
     }
 
-    @inline(__always)
-    private func find(_ i: Int32) -> Int32 { Int32(runs.find(Int(i))) }
-
     @inline(never)
-    private func extractRuns(depth: UnsafePointer<UInt16>, stride: Int) -> Bool {
+    private func extractRuns(depth: UnsafePointer<UInt16>, stride: Int, classes: UnsafeMutablePointer<UInt8>,
+                             copy: UnsafeMutablePointer<UInt16>?) -> Bool {
         // The tables as locals: read through `self` and `runs`, every store through one of them
         // might have changed the class's fields, so each access reloaded the pointer from the
         // object (two loads per table access in the join loops), and the Int32 conversions
@@ -163,6 +172,7 @@ final class DepthSegments {
         let floor = self.floor
         let width = self.width
         let capacity = self.capacity
+        let copySink = self.copySink
         @inline(__always) func index32(_ i: Int) -> Int32 { Int32(truncatingIfNeeded: i) }
         @inline(__always) func contact(_ a: Int, _ depthA: UInt16, _ b: Int, _ depthB: UInt16) {
             if depthA < depthB {
@@ -190,16 +200,35 @@ final class DepthSegments {
             tolerance = previous
             Self.tolerances(row: row, width: width, base: toleranceBase, growth: toleranceGrowth, into: tolerance)
             // The first row has none above: it is tested against itself, and its codes (all
-            // joined) are never read, since the vertical join starts at row 1.
+            // joined) are never read, since the vertical join starts at row 1. The same pass
+            // writes the row's classes as `paint` starts them (hole or background) and the copy.
             Self.markSteps(row: row, above: y > 0 ? row - stride : row, floor: floorRow, width: width,
                            tolerance: tolerance, toleranceAbove: y > 0 ? toleranceAbove : tolerance,
-                           breaks: breaks, vertical: vertical)
+                           breaks: breaks, vertical: vertical, classes: classes + y * width,
+                           copy: copy.map { $0 + y * width } ?? copySink)
             breaks[width] = 1
             var x = 0
-            while x < width {
-                if row[x] == 0 || floorRow[x] != 0 {
-                    x += 1
-                    continue
+            let classWords = UnsafeRawPointer(classes + y * width)
+            let floorWords = UnsafeRawPointer(floorRow)
+            let breakWords = UnsafeRawPointer(breaks)
+            while true {
+                // To the next column with a reading off the floor, eight at a time. This row's
+                // classes (1 at no reading, else 0, as markSteps left them) and floor marks (0,
+                // 1 or 2) are below 4 per byte, so bit 0 of (w | w >> 1) is set exactly at the
+                // closed columns of w, their OR.
+                var open: UInt64 = 0
+                while x &+ 8 <= width {
+                    let w = UInt64(littleEndian: classWords.loadUnaligned(fromByteOffset: x, as: UInt64.self))
+                        | UInt64(littleEndian: floorWords.loadUnaligned(fromByteOffset: x, as: UInt64.self))
+                    open = ~(w | w &>> 1) & 0x0101_0101_0101_0101
+                    if open != 0 { break }
+                    x &+= 8
+                }
+                if open != 0 {
+                    x &+= open.trailingZeroBitCount &>> 3
+                } else {
+                    while x < width && (row[x] == 0 || floorRow[x] != 0) { x &+= 1 }
+                    if x >= width { break }
                 }
                 guard n < capacity else { return false }
                 let first = x
@@ -209,9 +238,15 @@ final class DepthSegments {
                 if x > 0 && row[x - 1] != 0 && floorRow[x - 1] == 0 && n > Int(rowFirst[y]) && end[n - 1] == index32(x) {
                     contact(n - 1, row[x - 1], n, row[x])
                 }
-                x += 1
-                while x + 8 <= width && UnsafeRawPointer(breaks + x).loadUnaligned(as: UInt64.self) == 0 { x += 8 }
-                while breaks[x] == 0 { x += 1 }
+                // To the next break the same way (`breaks[width]` is 1, so within its slack).
+                x &+= 1
+                var cut: UInt64
+                while true {
+                    cut = UInt64(littleEndian: breakWords.loadUnaligned(fromByteOffset: x, as: UInt64.self))
+                    if cut != 0 { break }
+                    x &+= 8
+                }
+                x &+= cut.trailingZeroBitCount &>> 3
                 // A run is one continuous surface: its ends give its depth range and, averaged,
                 // its mean closely enough, without touching every pixel again.
                 let low = min(row[first], row[x - 1])
@@ -225,7 +260,7 @@ final class DepthSegments {
                 maximumX[n] = index32(x - 1)
                 minimumZ[n] = low
                 maximumZ[n] = high
-                n += 1
+                n &+= 1
             }
             // Join with the runs of the row above that touch this run at a column where the
             // two readings are one surface.
@@ -234,7 +269,7 @@ final class DepthSegments {
                 var a = Int(rowFirst[y - 1])
                 let aEnd = Int(rowFirst[y])
                 for r in aEnd..<n {
-                    while a < aEnd && end[a] <= start[r] { a += 1 }
+                    while a < aEnd && end[a] <= start[r] { a &+= 1 }
                     var b = a
                     while b < aEnd && start[b] < end[r] {
                         let from = Int(max(start[b], start[r]))
@@ -247,14 +282,14 @@ final class DepthSegments {
                         while x < to {
                             let code = vertical[x]
                             if code == 0 {
-                                runs.union(r, b)
-                                x += 1
+                                Self.union(r, b, parent)
+                                x &+= 1
                                 break
                             }
                             contact(r, row[x], b, above[x])
-                            x += 1
+                            x &+= 1
                         }
-                        x += 3
+                        x &+= 3
                         var nearerBelow: Int32 = 0
                         var fartherBelow: Int32 = 0
                         // Two samples (bytes 0 and 4) per 8-byte word, counted in the word's
@@ -263,11 +298,11 @@ final class DepthSegments {
                         var ones: UInt64 = 0
                         var twos: UInt64 = 0
                         let words = UnsafeRawPointer(vertical)
-                        while x + 4 < to {
+                        while x &+ 4 < to {
                             let word = UInt64(littleEndian: words.loadUnaligned(fromByteOffset: x, as: UInt64.self))
                             ones &+= word & 0x0000_0001_0000_0001
                             twos &+= (word >> 1) & 0x0000_0001_0000_0001
-                            x += 8
+                            x &+= 8
                         }
                         nearerBelow = Int32(truncatingIfNeeded: (ones & 0xFFFF_FFFF) &+ (ones >> 32))
                         fartherBelow = Int32(truncatingIfNeeded: (twos & 0xFFFF_FFFF) &+ (twos >> 32))
@@ -275,7 +310,7 @@ final class DepthSegments {
                             let code = Int32(vertical[x])
                             nearerBelow &+= code & 1
                             fartherBelow &+= code >> 1
-                            x += 4
+                            x &+= 4
                         }
                         if nearerBelow | fartherBelow != 0 {
                             farther[r] &+= 4 &* nearerBelow
@@ -283,7 +318,7 @@ final class DepthSegments {
                             nearer[r] &+= 4 &* fartherBelow
                             farther[b] &+= 4 &* fartherBelow
                         }
-                        b += 1
+                        b &+= 1
                     }
                 }
             }
@@ -314,14 +349,18 @@ final class DepthSegments {
     }
 
     /// `breaks` (columns 0 ..< width) for one row, and `vertical` (the same columns) against
-    /// the row above. Plain pointers in and out and one loop without exits, so that it compiles to
-    /// vector code (SSE, NEON).
+    /// the row above; `classes` hole where there is no reading, else background; `copy` the row.
+    /// Plain pointers in and out and one loop without exits, so that it compiles to vector code
+    /// (SSE, NEON).
     @inline(__always)
     private static func markSteps(row: UnsafePointer<UInt16>, above: UnsafePointer<UInt16>, floor: UnsafePointer<UInt8>,
                                   width: Int, tolerance: UnsafePointer<UInt16>, toleranceAbove: UnsafePointer<UInt16>,
-                                  breaks: UnsafeMutablePointer<UInt8>, vertical: UnsafeMutablePointer<UInt8>) {
+                                  breaks: UnsafeMutablePointer<UInt8>, vertical: UnsafeMutablePointer<UInt8>,
+                                  classes: UnsafeMutablePointer<UInt8>, copy: UnsafeMutablePointer<UInt16>) {
         breaks[0] = 1
         vertical[0] = code(row[0], above[0], max(tolerance[0], toleranceAbove[0]))
+        classes[0] = row[0] == 0 ? RunLabeller.hole : RunLabeller.background
+        copy[0] = row[0]
         for x in 1..<max(1, width) {
             let a = row[x]
             let b = row[x - 1]
@@ -331,6 +370,8 @@ final class DepthSegments {
             let missing: UInt8 = (a == 0 ? 1 : 0) | (b == 0 ? 1 : 0) | floor[x] | floor[x - 1]
             breaks[x] = (step | missing) != 0 ? 1 : 0
             vertical[x] = code(a, above[x], max(tolerance[x], toleranceAbove[x]))
+            classes[x] = a == 0 ? RunLabeller.hole : RunLabeller.background
+            copy[x] = a
         }
     }
 
@@ -346,18 +387,51 @@ final class DepthSegments {
     /// Sums every run's figures into its root (roots have the smallest index, so one pass).
     @inline(never)
     private func flatten() {
+        // The tables as locals, as in `extractRuns`.
+        let parent = runs.parent
+        let pixels = self.pixels
+        let depthSum = self.depthSum
+        let minimumX = self.minimumX
+        let maximumX = self.maximumX
+        let minimumZ = self.minimumZ
+        let maximumZ = self.maximumZ
+        let nearer = nearerContacts
+        let farther = fartherContacts
         for i in 0..<count {
-            let root = Int(find(Int32(i)))
-            runs.parent[i] = Int32(root)
+            let root = Self.find(i, parent)
+            parent[i] = Int32(truncatingIfNeeded: root)
             guard root != i else { continue }
-            pixels[root] += pixels[i]
+            pixels[root] &+= pixels[i]
             depthSum[root] += depthSum[i]
             minimumX[root] = min(minimumX[root], minimumX[i])
             maximumX[root] = max(maximumX[root], maximumX[i])
             minimumZ[root] = min(minimumZ[root], minimumZ[i])
             maximumZ[root] = max(maximumZ[root], maximumZ[i])
-            nearerContacts[root] += nearerContacts[i]
-            fartherContacts[root] += fartherContacts[i]
+            nearer[root] &+= nearer[i]
+            farther[root] &+= farther[i]
+        }
+    }
+
+    /// RunTable's find and union on a local copy of its `parent` pointer.
+    @inline(__always)
+    private static func find(_ node: Int, _ parent: UnsafeMutablePointer<Int32>) -> Int {
+        var x = node
+        while Int(parent[x]) != x {
+            let grand = parent[Int(parent[x])]
+            parent[x] = grand
+            x = Int(grand)
+        }
+        return x
+    }
+
+    @inline(__always)
+    private static func union(_ a: Int, _ b: Int, _ parent: UnsafeMutablePointer<Int32>) {
+        let ra = find(a, parent)
+        let rb = find(b, parent)
+        if ra < rb {
+            parent[rb] = Int32(truncatingIfNeeded: ra)
+        } else if rb < ra {
+            parent[ra] = Int32(truncatingIfNeeded: rb)
         }
     }
 
@@ -377,16 +451,15 @@ final class DepthSegments {
         }
     }
 
+    /// Over the holes and background `extractRuns` wrote: the kept runs, then the feet.
     @inline(never)
-    private func paint(depth: UnsafePointer<UInt16>, stride: Int, into classes: UnsafeMutablePointer<UInt8>) {
+    private func paint(depth: UnsafePointer<UInt16>, stride: Int, into classes: UnsafeMutablePointer<UInt8>, feet: Bool) {
         for y in 0..<height {
-            let row = depth + y * stride
             let out = classes + y * width
-            for x in 0..<width { out[x] = row[x] == 0 ? RunLabeller.hole : RunLabeller.background }
             for r in Int(runs.rowFirst[y])..<Int(runs.rowFirst[y + 1]) where keep[Int(runs.parent[r])] != 0 {
                 (out + Int(runs.start[r])).update(repeating: RunLabeller.foreground, count: Int(runs.end[r] - runs.start[r]))
             }
-            if y > 0 { growFeet(row: y, depth: depth, stride: stride, into: classes) }
+            if feet && y > 0 { growFeet(row: y, depth: depth, stride: stride, into: classes) }
         }
     }
 

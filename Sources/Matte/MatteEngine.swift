@@ -31,7 +31,10 @@ public final class MatteEngine {
     public let workSize: FrameSize
 
     private let ownDepth: UnsafeMutablePointer<UInt16>
-    private let previousDepth: UnsafeMutablePointer<UInt16>
+    /// The last frame's work depth for the temporal stage, and where this frame's is copied
+    /// while it runs (DepthSegments copies it on its pass over the depth); swapped afterwards.
+    private var previousDepth: UnsafeMutablePointer<UInt16>
+    private var nextPreviousDepth: UnsafeMutablePointer<UInt16>
     private let classes: UnsafeMutablePointer<UInt8>
     private let mask: UnsafeMutablePointer<UInt8>
     private let softAlpha: UnsafeMutablePointer<UInt8>
@@ -98,6 +101,7 @@ public final class MatteEngine {
         var layout = BufferLayout()
         let ownDepthSlot = layout.reserve(UInt16.self, count: pixels + 16)
         let previousDepthSlot = layout.reserve(UInt16.self, count: pixels + 16)
+        let nextPreviousDepthSlot = layout.reserve(UInt16.self, count: pixels + 16)
         let classesSlot = layout.reserve(UInt8.self, count: pixels + 16)
         let maskSlot = layout.reserve(UInt8.self, count: pixels + 16)
         let softAlphaSlot = layout.reserve(UInt8.self, count: pixels + 16)
@@ -108,6 +112,7 @@ public final class MatteEngine {
         memory = try AlignedBuffer(layout: layout)
         ownDepth = memory.pointer(ownDepthSlot)
         previousDepth = memory.pointer(previousDepthSlot)
+        nextPreviousDepth = memory.pointer(nextPreviousDepthSlot)
         classes = memory.pointer(classesSlot)
         mask = memory.pointer(maskSlot)
         softAlpha = memory.pointer(softAlphaSlot)
@@ -216,8 +221,10 @@ public final class MatteEngine {
             ? Self.raw(parameters.subjectMaximumMM, unit: unit, roundUp: false) : far
         let regionNear = Self.raw(max(1, parameters.nearMM), unit: unit, roundUp: true)
         lastWork = Inspection(depth: workDepth, stride: stride, unit: unit)
-        if !segments.segment(depth: workDepth, stride: stride, unit: unit, near: regionNear, far: regionFar,
-                             minimumPixels: parameters.minimumBlobPixels, pixelWidthMM: gridPixelMM, into: classes) {
+        let segmented = segments.segment(depth: workDepth, stride: stride, unit: unit, near: regionNear, far: regionFar,
+                                         minimumPixels: parameters.minimumBlobPixels, pixelWidthMM: gridPixelMM,
+                                         into: classes, copy: nextPreviousDepth, feet: !floorMarksClear)
+        if !segmented {
             classify(depth: workDepth, stride: stride, near: near, far: far)
         }
         timer?.mark(.regions)
@@ -225,7 +232,7 @@ public final class MatteEngine {
             maskPerPixel()
         }
         timer?.mark(.labels)
-        smoothTemporally(depth: workDepth, stride: stride, unit: unit)
+        smoothTemporally(depth: workDepth, stride: stride, unit: unit, copied: segmented)
         timer?.mark(.temporal)
         if let colour, colour.size == alphaSize {
             edges.run(soft: softAlpha, classes: classes, colour: colour)
@@ -447,7 +454,8 @@ public final class MatteEngine {
     /// at once, never dragged behind. Only pixels whose mask differs from the current alpha are
     /// visited, a small fraction.
     @inline(never)
-    private func smoothTemporally(depth: UnsafePointer<UInt16>, stride: Int, unit: Float) {
+    /// `copied`: this frame's depth is in `nextPreviousDepth` already.
+    private func smoothTemporally(depth: UnsafePointer<UInt16>, stride: Int, unit: Float, copied: Bool) {
         let width = workSize.width
         let height = workSize.height
         let weight = min(95, max(0, parameters.temporalPercent))
@@ -460,8 +468,12 @@ public final class MatteEngine {
             Self.blendTowardMask(mask: mask, soft: softAlpha, depth: depth, stride: stride, previous: previousDepth,
                                  width: width, height: height, keep: keep, base: base)
         }
-        for y in 0..<height {
-            (previousDepth + y * width).copyElements(from: depth + y * stride, count: width)
+        if copied {
+            swap(&previousDepth, &nextPreviousDepth)
+        } else {
+            for y in 0..<height {
+                (previousDepth + y * width).copyElements(from: depth + y * stride, count: width)
+            }
         }
         hasPrevious = true
         previousUnit = unit
