@@ -5,8 +5,8 @@ import KernelIO
 /// edges with a separable box of the feather radius. A box on a hard edge keeps the 50 % line
 /// where the edge was, so feathering never grows or shrinks the subject. Most of a matte is flat
 /// (all subject or all backdrop), and a box of a flat stretch is the stretch itself: the
-/// horizontal pass copies and sums only near changes of value; the vertical one sums every
-/// column in lanes, which is cheaper than finding the few that change.
+/// horizontal pass copies and sums only near changes of value; the vertical one keeps column
+/// sums in lanes and copies the row above where 64 columns' sums did not move.
 final class AlphaFeather {
     static let maximumRadius = 64
     static let lanes = 16
@@ -20,7 +20,11 @@ final class AlphaFeather {
     /// Horizontally upscaled and blurred work rows, alpha width each.
     private let horizontal: UnsafeMutablePointer<UInt8>
     private let paddedRow: UnsafeMutablePointer<UInt8>
+    /// One row for `blurRowInLanes`, with `lanes` copies of the edge pixel either side.
+    private let laneRow: UnsafeMutablePointer<UInt8>
     private let columnSums: UnsafeMutablePointer<UInt16>
+    /// Per 16 columns, 1 where the vertical pass's last slide left the sums as they were.
+    private let unchangedSums: UnsafeMutablePointer<UInt8>
     private let memory: AlignedBuffer
     private let paddedCapacity: Int
     private let sumCapacity: Int
@@ -37,11 +41,15 @@ final class AlphaFeather {
         var layout = BufferLayout()
         let horizontalSlot = layout.reserve(UInt8.self, count: workSize.height * alphaSize.width + Self.lanes)
         let paddedRowSlot = layout.reserve(UInt8.self, count: paddedCapacity)
+        let laneRowSlot = layout.reserve(UInt8.self, count: alphaSize.width + 2 * Self.lanes)
         let columnSumsSlot = layout.reserve(UInt16.self, count: sumCapacity)  // per column in the vertical pass
+        let unchangedSumsSlot = layout.reserve(UInt8.self, count: alphaSize.width / 16 + 4)
         memory = try AlignedBuffer(layout: layout)
         horizontal = memory.pointer(horizontalSlot)
         paddedRow = memory.pointer(paddedRowSlot)
+        laneRow = memory.pointer(laneRowSlot)
         columnSums = memory.pointer(columnSumsSlot)
+        unchangedSums = memory.pointer(unchangedSumsSlot)
     }
 
     /// `source` is packed work-size alpha; `alpha` an .alpha8 view of alphaSize.
@@ -64,10 +72,92 @@ final class AlphaFeather {
         // ceil(65536 / taps): the high half of sum * reciprocal is sum / taps, never above 255.
         let reciprocal = UInt16((65536 + taps - 1) / taps)
         for y in 0..<workSize.height {
-            blurRow(source + y * workSize.width, radius: radius, reciprocal: reciprocal,
-                    into: horizontal + y * width)
+            if radius <= Self.laneRadius && width >= 64 {
+                blurRowInLanes(source + y * workSize.width, radius: radius, reciprocal: reciprocal,
+                               into: horizontal + y * width)
+            } else {
+                blurRow(source + y * workSize.width, radius: radius, reciprocal: reciprocal,
+                        into: horizontal + y * width)
+            }
         }
         verticalPass(radius: radius, reciprocal: reciprocal, into: alpha)
+    }
+
+    /// Widest radius `blurRowInLanes` takes: one load either side of 16 pixels covers their window.
+    static let laneRadius = 8
+
+    /// `blurRow` for radius 1...laneRadius, 16 outputs at a time: 16 pixels whose window
+    /// (radius either side) is one value are that value, two compares, 64 at a time where the
+    /// window of all 64 is (five compares); the others are summed in 16-bit lanes from 2r + 1
+    /// shifted loads. Finding each change of value and summing pixel by pixel after it was most of
+    /// the feather: at a soft edge every pixel is a change. The same bytes as `blurRow`.
+    @inline(never)
+    private func blurRowInLanes(_ source: UnsafePointer<UInt8>, radius: Int, reciprocal: UInt16,
+                                into output: UnsafeMutablePointer<UInt8>) {
+        let width = alphaSize.width
+        let margin = Self.lanes
+        let body = laneRow + margin
+        if identityColumns {
+            body.copyElements(from: source, count: width)
+        } else {
+            for x in 0..<width { body[x] = source[Int(columnMap[x])] }
+        }
+        // Reads past either end repeat the edge pixel.
+        (body - margin).update(repeating: body[0], count: margin)
+        (body + width).update(repeating: body[width - 1], count: margin)
+        let raw = UnsafeRawPointer(body)
+        let out = UnsafeMutableRawPointer(output)
+        @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
+        let scale = SIMD4<UInt32>(repeating: UInt32(reciprocal))
+        // (sum * reciprocal) >> 16 of eight 16-bit sums, in two halves of 32-bit lanes (bit casts
+        // and masks: the SIMD width conversions stay out-of-line generic calls).
+        @inline(__always) func divided(_ sum: SIMD8<UInt16>) -> SIMD8<UInt16> {
+            let pairs = unsafeBitCast(sum, to: SIMD4<UInt32>.self)
+            let low = ((pairs & 0xFFFF) &* scale) &>> 16
+            let high = ((pairs &>> 16) &* scale) &>> 16
+            return unsafeBitCast(low | (high &<< 16), to: SIMD8<UInt16>.self)
+        }
+        @inline(__always) func group(_ x: Int) {
+            let same = SIMD16<UInt8>(repeating: body[x])
+            if ((load(x &- radius) ^ same) | (load(x &+ radius) ^ same)).isAllZero {
+                out.storeBytes(of: same, toByteOffset: x, as: SIMD16<UInt8>.self)
+                return
+            }
+            // Even and odd pixels summed apart, each byte in a 16-bit lane (at most 255 * 17).
+            var even = SIMD8<UInt16>()
+            var odd = SIMD8<UInt16>()
+            var k = x &- radius
+            let end = x &+ radius
+            while k <= end {
+                let pairs = unsafeBitCast(load(k), to: SIMD8<UInt16>.self)
+                even &+= pairs & 0xFF
+                odd &+= pairs &>> 8
+                k &+= 1
+            }
+            let bytes = divided(even) | (divided(odd) &<< 8)
+            out.storeBytes(of: unsafeBitCast(bytes, to: SIMD16<UInt8>.self), toByteOffset: x, as: SIMD16<UInt8>.self)
+        }
+        var x = 0
+        while x + 64 <= width {
+            let same = SIMD16<UInt8>(repeating: body[x])
+            let from = x &- radius
+            if ((load(from) ^ same) | (load(from &+ 16) ^ same) | (load(from &+ 32) ^ same)
+                | (load(from &+ 48) ^ same) | (load(x &+ radius &+ 48) ^ same)).isAllZero {
+                for k in stride(from: 0, to: 64, by: 16) { out.storeBytes(of: same, toByteOffset: x &+ k, as: SIMD16<UInt8>.self) }
+            } else {
+                group(x)
+                group(x &+ 16)
+                group(x &+ 32)
+                group(x &+ 48)
+            }
+            x &+= 64
+        }
+        while x + 16 <= width {
+            group(x)
+            x += 16
+        }
+        // The last 16, overlapping the group before (the same outputs again).
+        if x < width { group(width - 16) }
     }
 
     /// The box of a constant stretch is the constant, so the row is copied and only the
@@ -113,12 +203,12 @@ final class AlphaFeather {
         }
     }
 
-    /// Vertical box as per-column running sums, a whole row at a time: the entering row added
-    /// and the leaving one taken away, then every column scaled. One loop over contiguous rows
-    /// without exits, so 16-bit lanes (SSE, NEON): that costs less than finding the few columns
-    /// that change (a chunk list per row pair), which kept the pass scalar. Where the window is
-    /// flat the sum is v * taps, and (v * taps * reciprocal) >> 16 is v (see `run`), so flat
-    /// stretches come out as they went in.
+    /// Vertical box as per-column running sums, a row at a time: the entering row added and the
+    /// leaving one taken away, then every column scaled, in 16-bit lanes (SSE, NEON) over 64
+    /// columns at once; 64 columns whose sums the last slide did not change copy the row above
+    /// instead (a finer chunk list per row pair kept the pass scalar). Where the window is flat the
+    /// sum is v * taps, and (v * taps * reciprocal) >> 16 is v (see `run`), so flat stretches come
+    /// out as they went in.
     @inline(never)
     private func verticalPass(radius: Int, reciprocal: UInt16, into alpha: ImageView) {
         let width = alphaSize.width
@@ -130,10 +220,13 @@ final class AlphaFeather {
         let sums = columnSums
         sums.update(repeating: 0, count: width)
         for k in -radius...radius { Self.add(source(k), into: sums, count: width) }
+        var previousOut: UnsafePointer<UInt8>?
         for y in 0...lastRow {
+            let out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
             Self.scaleAndSlide(sums: sums, entering: source(y + radius + 1), leaving: source(y - radius),
-                               reciprocal: reciprocal, into: alpha.row(y).assumingMemoryBound(to: UInt8.self),
-                               count: width)
+                               reciprocal: reciprocal, into: out, previousOut: previousOut,
+                               previousSame: unchangedSums, count: width)
+            previousOut = UnsafePointer(out)
         }
     }
 
@@ -143,16 +236,67 @@ final class AlphaFeather {
     }
 
     /// out = sums / taps (as `run` defines it), then the window moves down a row. (The last
-    /// row's move reads the bottom row again and is not used.)
+    /// row's move reads the bottom row again and is not used.) Where the entering and leaving
+    /// rows agree on 16 columns (most of the frame: rows only differ near the subject's outline)
+    /// their sums stay, so this row's outputs there are the next row's: `previousOut`, the row
+    /// written before, holds them once a row has been (nil for the first). 64 columns are tested
+    /// at once first.
     @inline(__always)
     private static func scaleAndSlide(sums: UnsafeMutablePointer<UInt16>, entering: UnsafePointer<UInt8>,
                                       leaving: UnsafePointer<UInt8>, reciprocal: UInt16,
-                                      into out: UnsafeMutablePointer<UInt8>, count: Int) {
+                                      into out: UnsafeMutablePointer<UInt8>, previousOut: UnsafePointer<UInt8>?,
+                                      previousSame: UnsafeMutablePointer<UInt8>, count: Int) {
         let scale = UInt32(reciprocal)
-        for x in 0..<count {
-            let sum = sums[x]
-            out[x] = UInt8(truncatingIfNeeded: (UInt32(sum) &* scale) &>> 16)
-            sums[x] = sum &+ UInt16(entering[x]) &- UInt16(leaving[x])
+        @inline(__always) func scaleAndSlide(_ from: Int, _ to: Int) {
+            for x in from..<to {
+                let sum = sums[x]
+                out[x] = UInt8(truncatingIfNeeded: (UInt32(sum) &* scale) &>> 16)
+                sums[x] = sum &+ UInt16(entering[x]) &- UInt16(leaving[x])
+            }
         }
+        let enteringBytes = UnsafeRawPointer(entering)
+        let leavingBytes = UnsafeRawPointer(leaving)
+        @inline(__always) func differ(_ at: Int) -> SIMD16<UInt8> {
+            enteringBytes.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+                ^ leavingBytes.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+        }
+        // 16 columns from x whose sums the previous row's slide left as they were: its outputs hold.
+        @inline(__always) func copyAbove(_ x: Int, _ above: UnsafePointer<UInt8>) {
+            UnsafeMutableRawPointer(out + x).storeBytes(of: UnsafeRawPointer(above + x).loadUnaligned(as: SIMD16<UInt8>.self),
+                                                        as: SIMD16<UInt8>.self)
+        }
+        var x = 0
+        while x + 64 <= count {
+            let d0 = differ(x), d1 = differ(x + 16), d2 = differ(x + 32), d3 = differ(x + 48)
+            let group = x >> 4
+            // Four groups unchanged by the last slide and by this one: the row above, once.
+            if let previousOut, UnsafeRawPointer(previousSame + group).loadUnaligned(as: UInt32.self) == 0x0101_0101
+                && (d0 | d1 | d2 | d3).isAllZero {
+                for k in 0..<4 { copyAbove(x + 16 * k, previousOut) }
+                x += 64
+                continue
+            }
+            @inline(__always) func step(_ k: Int, _ d: SIMD16<UInt8>) {
+                let at = x + 16 * k
+                let same = d.isAllZero
+                if let previousOut, previousSame[group + k] != 0 {
+                    copyAbove(at, previousOut)
+                    if !same {
+                        for c in at..<(at + 16) { sums[c] = sums[c] &+ UInt16(entering[c]) &- UInt16(leaving[c]) }
+                    }
+                } else if same {
+                    for c in at..<(at + 16) { out[c] = UInt8(truncatingIfNeeded: (UInt32(sums[c]) &* scale) &>> 16) }
+                } else {
+                    scaleAndSlide(at, at + 16)
+                }
+                previousSame[group + k] = same ? 1 : 0
+            }
+            step(0, d0)
+            step(1, d1)
+            step(2, d2)
+            step(3, d3)
+            x += 64
+        }
+        scaleAndSlide(x, count)
     }
 }

@@ -111,10 +111,19 @@ final class ColourEdges {
     func restoreDecided(into alpha: ImageView) {
         let width = alphaSize.width
         if decidedCount <= decidedCapacity {
+            // The list rises (decided row by row, left to right): the row is divided out only
+            // when it changes, not at every pixel.
+            var y = 0
+            var rowStart = 0
+            var out = alpha.row(0).assumingMemoryBound(to: UInt8.self)
             for i in 0..<decidedCount {
                 let index = Int(decidedList[i])
-                let y = index / width
-                alpha.row(y).assumingMemoryBound(to: UInt8.self)[index - y * width] = plane[index]
+                if index < rowStart || index >= rowStart &+ width {
+                    y = index / width
+                    rowStart = y * width
+                    out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
+                }
+                out[index &- rowStart] = plane[index]
             }
             return
         }
