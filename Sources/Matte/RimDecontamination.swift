@@ -68,39 +68,34 @@ final class RimDecontamination {
         var writer = patch.startWriting()
         defer { patch.finish(writer) }
         columns.reset()
+        let search = ColumnSearch(alpha: alpha, height: size.height, lookout: lookout, memo: columns)
         for y in 0..<size.height {
             let row = UnsafePointer(alpha.row(y).assumingMemoryBound(to: UInt8.self))
             var x = 0
             var solved = 0
             var runCount = 0
             while x < width {
-                // 64, 32 then 16 bytes at a time (vector lanes) to the next partial pixel, then to
-                // the next confident one.
-                if x + 64 <= width && Self.noPartial64(row, x) {
-                    x += 64
+                // 64 bytes at a time (vector lanes) to the next partial pixel, then eight (words:
+                // there is one among the 64 unless the row ends first), then to the next confident one.
+                if x &+ 64 <= width && Self.noPartial64(row, x) {
+                    x &+= 64
                     continue
                 }
-                if x + 32 <= width && (Self.partialLanes(row, x) | Self.partialLanes(row, x + 16)).isAllZero {
-                    x += 32
-                    continue
+                var bits: UInt64 = 0
+                while x &+ 8 <= width {
+                    bits = Self.partialBits(row, x)
+                    if bits != 0 { break }
+                    x &+= 8
                 }
-                if x + 16 <= width {
-                    let halves = unsafeBitCast(Self.partialLanes(row, x), to: SIMD2<UInt64>.self)
-                    let low = UInt64(littleEndian: halves[0])
-                    let high = UInt64(littleEndian: halves[1])
-                    if low | high == 0 {
-                        x += 16
-                        continue
-                    }
-                    x += low != 0 ? low.trailingZeroBitCount >> 3 : 8 + high.trailingZeroBitCount >> 3
-                } else if !Self.isPartial(row[x]) {
-                    x += 1
-                    continue
+                if bits != 0 {
+                    x &+= bits.trailingZeroBitCount >> 3
+                } else {
+                    while x < width && !Self.isPartial(row[x]) { x &+= 1 }
+                    if x >= width { break }
                 }
                 let end = Self.confidentFrom(row, x + 1, width: width)
                 let before = solved
-                solved = gatherRun(from: x, to: end, y: y, row: row, colour: colour, alpha: alpha, lookout: lookout,
-                                   solved: solved)
+                solved = gatherRun(from: x, to: end, y: y, row: row, colour: colour, search: search, solved: solved)
                 if solved > before {
                     runs[2 * runCount] = Int32(truncatingIfNeeded: x)
                     runs[2 * runCount + 1] = Int32(truncatingIfNeeded: end)
@@ -120,12 +115,6 @@ final class RimDecontamination {
 
     @inline(__always)
     private static func isPartial(_ a: UInt8) -> Bool { a &+ 1 > 1 }
-
-    /// Lane k nonzero where alpha x + k (of 16) is partial: a + 1 is 0 or 1 only for 255 and 0.
-    @inline(__always)
-    private static func partialLanes(_ row: UnsafePointer<UInt8>, _ x: Int) -> SIMD16<UInt8> {
-        (UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<UInt8>.self) &+ 1) & 0xFE
-    }
 
     /// No partial pixel among x ..< x + 64: the four a + 1 ORed before the one mask (a partial
     /// byte has a bit above bit 0 in a + 1, which the OR keeps).
@@ -163,56 +152,84 @@ final class RimDecontamination {
         alpha.row(y).load(fromByteOffset: x, as: UInt8.self)
     }
 
-    /// The nearest opaque or clear pixel from (x, y) along the column (dy = -1 or 1), within `lookout`.
+    /// The nearest opaque or clear pixel from (x, y) up or down its column, within `lookout`.
     /// Queries come in rising rows within a frame, and a column is asked at every partial pixel of
     /// the rim it crosses (several rows thick), so each column remembers what it has read
     /// (ColumnMemo) and no row of it is read twice: walking the whole lookout up and down at every
-    /// pixel was most of this stage.
-    @inline(__always)
-    private func confidentInColumn(_ alpha: ImageView, x: Int, y: Int, dy: Int, lookout: Int) -> (y: Int, opaque: Bool)? {
-        // The frame's edge bounds the steps once, not at every step.
-        let steps = min(lookout, dy < 0 ? y : size.height - 1 - y)
-        guard steps > 0 else { return nil }
-        let base = UnsafePointer(alpha.base.assumingMemoryBound(to: UInt8.self)) + x
-        let stride = alpha.bytesPerRow
-        @inline(__always) func found(_ row: Int) -> (y: Int, opaque: Bool) { (row, base[row * stride] == 255) }
-        if dy < 0 {
+    /// pixel was most of this stage. A value of locals (the memo's rows, the alpha plane), not
+    /// the class's properties, so the searches keep them in registers.
+    private struct ColumnSearch {
+        let base: UnsafePointer<UInt8>
+        let stride: Int
+        let height: Int
+        let lookout: Int
+        let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
+
+        init(alpha: ImageView, height: Int, lookout: Int, memo: ColumnMemo) {
+            base = UnsafePointer(alpha.base.assumingMemoryBound(to: UInt8.self))
+            stride = alpha.bytesPerRow
+            self.height = height
+            self.lookout = lookout
+            upThrough = memo.upThrough
+            upLast = memo.upLast
+            downFirst = memo.downFirst
+            downUntil = memo.downUntil
+        }
+
+        @inline(__always)
+        func opaque(x: Int, row: Int) -> Bool { base[row &* stride &+ x] == 255 }
+
+        /// The nearest confident row above (x, y), or -1.
+        @inline(__always)
+        func above(x: Int, y: Int) -> Int {
+            // The frame's edge bounds the steps once, not at every step.
+            let steps = min(lookout, y)
+            guard steps > 0 else { return -1 }
+            let top = y &- steps
             // Rows up to `upThrough` were read; `upLast` the nearest confident one above (-1 none).
-            var last = Int(columns.upLast[x])
-            let through = Int(columns.upThrough[x])
-            if through + 1 < y - steps { last = -1 }
-            var row = y - 1
-            let bottom = max(through + 1, y - steps)
+            var last = Int(upLast[x])
+            let through = Int(upThrough[x])
+            if through &+ 1 < top { last = -1 }
+            var row = y &- 1
+            let bottom = max(through &+ 1, top)
             while row >= bottom {
-                if Self.isConfident(base[row * stride]) {
+                if RimDecontamination.isConfident(base[row &* stride &+ x]) {
                     last = row
                     break
                 }
-                row -= 1
+                row &-= 1
             }
-            columns.upThrough[x] = Int32(truncatingIfNeeded: y - 1)
-            columns.upLast[x] = Int32(truncatingIfNeeded: last)
-            return last >= y - steps ? found(last) : nil
+            upThrough[x] = Int32(truncatingIfNeeded: y &- 1)
+            upLast[x] = Int32(truncatingIfNeeded: last)
+            return last >= top ? last : -1
         }
-        // Rows from y + 1 before `downUntil` were read; `downFirst` the first confident one after them
-        // (-1 none, i.e. none of them is).
-        let first = Int(columns.downFirst[x])
-        if first > y { return first <= y + steps ? found(first) : nil }
-        var row = first >= 0 ? y + 1 : max(Int(columns.downUntil[x]), y + 1)
-        while row <= y + steps {
-            if Self.isConfident(base[row * stride]) {
-                columns.downFirst[x] = Int32(truncatingIfNeeded: row)
-                return found(row)
+
+        /// The nearest confident row below (x, y), or -1.
+        @inline(__always)
+        func below(x: Int, y: Int) -> Int {
+            let steps = min(lookout, height &- 1 &- y)
+            guard steps > 0 else { return -1 }
+            let bottom = y &+ steps
+            // Rows from y + 1 before `downUntil` were read; `downFirst` the first confident one
+            // after them (-1 none, i.e. none of them is).
+            let first = Int(downFirst[x])
+            if first > y { return first <= bottom ? first : -1 }
+            var row = first >= 0 ? y &+ 1 : max(Int(downUntil[x]), y &+ 1)
+            while row <= bottom {
+                if RimDecontamination.isConfident(base[row &* stride &+ x]) {
+                    downFirst[x] = Int32(truncatingIfNeeded: row)
+                    return row
+                }
+                row &+= 1
             }
-            row += 1
+            downFirst[x] = -1
+            downUntil[x] = Int32(truncatingIfNeeded: bottom &+ 1)
+            return -1
         }
-        columns.downFirst[x] = -1
-        columns.downUntil[x] = Int32(truncatingIfNeeded: y + steps + 1)
-        return nil
     }
 
     @inline(__always)
-    private static func isConfident(_ a: UInt8) -> Bool { a &+ 1 <= 1 }
+    fileprivate static func isConfident(_ a: UInt8) -> Bool { a &+ 1 <= 1 }
 
     /// The partial pixels from..<to of row y, bounded by confident pixels (or the frame's edge),
     /// into the lanes from index `solved` on; returns the lanes' new count, and `lanes.slot[x]` is
@@ -221,7 +238,8 @@ final class RimDecontamination {
     /// first clear one the background, stopping once both are found.
     @inline(__always)
     private func gatherRun(from start: Int, to end: Int, y: Int, row: UnsafePointer<UInt8>, colour: ImageView,
-                           alpha: ImageView, lookout: Int, solved first: Int) -> Int {
+                           search: ColumnSearch, solved first: Int) -> Int {
+        let lookout = search.lookout
         let width = size.width
         let leftOpaque = start > 0 && row[start - 1] == 255
         let rightOpaque = end < width && row[end] == 255
@@ -234,42 +252,54 @@ final class RimDecontamination {
             lanes.fill(from: first, count: count, subject: Self.channels(colour, opaque, y),
                        ground: Self.channels(colour, start - 1 + end - opaque, y))
             Self.ownChannels(colour, from: start, count: count, y: y, into: lanes, at: first)
-            for k in 0..<count { lanes.slot[start + k] = Int32(truncatingIfNeeded: first + k) }
+            let slots = lanes.slot + start
+            for k in 0..<count { slots[k] = Int32(truncatingIfNeeded: first &+ k) }
             return first + count
         }
         var solved = first
+        // Positions as plain integers (x -1: none yet), not optional tuples, so they stay in registers.
+        let left = start > 0 ? start &- 1 : -1
+        let right = end < width ? end : -1
         for x in start..<end {
-            var subject: (x: Int, y: Int)?
-            var ground: (x: Int, y: Int)?
-            if start > 0 && x - start + 1 <= lookout {
-                if leftOpaque { subject = (start - 1, y) } else { ground = (start - 1, y) }
+            var subjectX = -1, subjectY = 0, groundX = -1, groundY = 0
+            if left >= 0 && x &- start < lookout {
+                if leftOpaque { subjectX = left } else { groundX = left }
+                subjectY = y
+                groundY = y
             }
-            if end < width && end - x <= lookout {
+            if right >= 0 && end &- x <= lookout {
                 if rightOpaque {
-                    if subject == nil { subject = (end, y) }
-                } else if ground == nil {
-                    ground = (end, y)
-                }
-            }
-            var dy = -1
-            while dy <= 1 && (subject == nil || ground == nil) {
-                if let found = confidentInColumn(alpha, x: x, y: y, dy: dy, lookout: lookout) {
-                    if found.opaque {
-                        if subject == nil { subject = (x, found.y) }
-                    } else if ground == nil {
-                        ground = (x, found.y)
+                    if subjectX < 0 {
+                        subjectX = right
+                        subjectY = y
                     }
+                } else if groundX < 0 {
+                    groundX = right
+                    groundY = y
                 }
-                dy += 2
             }
-            guard let subject, let ground else {
+            @inline(__always) func take(_ found: Int) {
+                guard found >= 0 else { return }
+                if search.opaque(x: x, row: found) {
+                    if subjectX < 0 {
+                        subjectX = x
+                        subjectY = found
+                    }
+                } else if groundX < 0 {
+                    groundX = x
+                    groundY = found
+                }
+            }
+            if subjectX < 0 || groundX < 0 { take(search.above(x: x, y: y)) }
+            if subjectX < 0 || groundX < 0 { take(search.below(x: x, y: y)) }
+            guard subjectX >= 0 && groundX >= 0 else {
                 lanes.slot[x] = -1
                 continue
             }
             lanes.slot[x] = Int32(truncatingIfNeeded: solved)
-            lanes.set(solved, subject: Self.channels(colour, subject.x, subject.y),
-                      ground: Self.channels(colour, ground.x, ground.y), own: Self.channels(colour, x, y))
-            solved += 1
+            lanes.set(solved, subject: Self.channels(colour, subjectX, subjectY),
+                      ground: Self.channels(colour, groundX, groundY), own: Self.channels(colour, x, y))
+            solved &+= 1
         }
         return solved
     }
@@ -340,25 +370,26 @@ final class RimDecontamination {
     private static func ownChannels(_ view: ImageView, from x: Int, count: Int, y: Int, into lanes: RimLanes, at first: Int) {
         let row = view.row(y).assumingMemoryBound(to: UInt8.self)
         let c0 = lanes.own0 + first, c1 = lanes.own1 + first, c2 = lanes.own2 + first
+        // Wrapping arithmetic: in-frame offsets cannot overflow, and the checks were half the loop.
         switch view.format {
         case .yuyv:
             for k in 0..<count {
-                let p = x + k
-                let pair = row + 4 * (p >> 1)
-                c0[k] = Int32(row[2 * p])
+                let p = x &+ k
+                let pair = row + ((p >> 1) &<< 2)
+                c0[k] = Int32(row[p &<< 1])
                 c1[k] = Int32(pair[1])
                 c2[k] = Int32(pair[3])
             }
         case .rgb24:
             for k in 0..<count {
-                let p = row + 3 * (x + k)
+                let p = row + (x &+ k) &* 3
                 c0[k] = Int32(p[0])
                 c1[k] = Int32(p[1])
                 c2[k] = Int32(p[2])
             }
         case .xrgb8888, .argb8888:
             for k in 0..<count {
-                let p = row + 4 * (x + k)
+                let p = row + ((x &+ k) &<< 2)
                 c0[k] = Int32(p[0])
                 c1[k] = Int32(p[1])
                 c2[k] = Int32(p[2])
