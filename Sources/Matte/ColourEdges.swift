@@ -478,27 +478,37 @@ final class ColourEdges {
             // Every pixel of the run is within reach of both ends: the same two samples for all.
             let subject = left.subject ? left.colour : right.colour
             let ground = left.subject ? right.colour : left.colour
+            // The lanes' rows as locals: stores through one would otherwise reload the others.
+            let sR = lanes.subjectR, sG = lanes.subjectG, sB = lanes.subjectB, sN = lanes.subjectCount
+            let gR = lanes.groundR, gG = lanes.groundG, gB = lanes.groundB, gN = lanes.groundCount
             for k in 0..<count {
-                lanes.subjectR[k] = subject.x
-                lanes.subjectG[k] = subject.y
-                lanes.subjectB[k] = subject.z
-                lanes.subjectCount[k] = 1
-                lanes.groundR[k] = ground.x
-                lanes.groundG[k] = ground.y
-                lanes.groundB[k] = ground.z
-                lanes.groundCount[k] = 1
+                sR[k] = subject.x
+                sG[k] = subject.y
+                sB[k] = subject.z
+                sN[k] = 1
+                gR[k] = ground.x
+                gG[k] = ground.y
+                gB[k] = ground.z
+                gN[k] = 1
             }
         } else {
             gatherReferences(from: x, to: end, y: y, left: left, right: right, probe)
         }
         lanes.solve(count: count)
-        let base = y * width + x
-        for k in 0..<count where lanes.alpha[k] >= 0 {
-            plane[base + k] = UInt8(truncatingIfNeeded: lanes.alpha[k])
-            uncertain[base + k] = Self.decided
-            if decidedCount < decidedCapacity { decidedList[decidedCount] = Int32(base + k) }
-            decidedCount += 1
+        let base = y &* width &+ x
+        let alpha = lanes.alpha
+        let plane = self.plane + base
+        let marks = uncertain + base
+        let list = decidedList
+        let capacity = decidedCapacity
+        var decided = decidedCount
+        for k in 0..<count where alpha[k] >= 0 {
+            plane[k] = UInt8(truncatingIfNeeded: alpha[k])
+            marks[k] = Self.decided
+            if decided < capacity { list[decided] = Int32(truncatingIfNeeded: base &+ k) }
+            decided &+= 1
         }
+        decidedCount = decided
     }
 
     @inline(never)
