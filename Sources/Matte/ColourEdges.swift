@@ -239,17 +239,17 @@ final class ColourEdges {
             let bottom = min(height, y + reach)
             var g = 0
             while g < groups {
-                let c = 16 * g
+                let c = g &<< 4
                 @inline(__always) func differ(_ at: Int) -> SIMD16<UInt8> {
                     above.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
                         ^ here.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
                 }
                 // Four groups alike at once, then one.
-                if g + 4 <= groups && (differ(c) | differ(c + 16) | differ(c + 32) | differ(c + 48)).isAllZero {
-                    g += 4
+                if g &+ 4 <= groups && (differ(c) | differ(c &+ 16) | differ(c &+ 32) | differ(c &+ 48)).isAllZero {
+                    g &+= 4
                     continue
                 }
-                g += 1
+                g &+= 1
                 let differ = differ(c)
                 if differ.isAllZero { continue }
                 // 1 where the byte differs: the top bit of d | -d.
@@ -387,32 +387,31 @@ final class ColourEdges {
             let row = plane + y * width
             var x = 0
             while x < width {
-                // 64, 32 then 16 marks at a time (vector lanes) to the next uncertain pixel, then to
-                // the next sure one.
-                let at = y * width + x
-                @inline(__always) func marksAt(_ offset: Int) -> SIMD16<UInt8> {
-                    marks.loadUnaligned(fromByteOffset: at + offset, as: SIMD16<UInt8>.self)
-                }
-                if x + 64 <= width && (marksAt(0) | marksAt(16) | marksAt(32) | marksAt(48)).isAllZero {
-                    x += 64
-                    continue
-                }
-                if x + 32 <= width && (marksAt(0) | marksAt(16)).isAllZero {
-                    x += 32
-                    continue
-                }
-                if x + 16 <= width {
-                    let halves = marks.loadUnaligned(fromByteOffset: at, as: SIMD2<UInt64>.self)
-                    let low = UInt64(littleEndian: halves[0])
-                    let high = UInt64(littleEndian: halves[1])
-                    if low | high == 0 {
-                        x += 16
+                // 64 marks at a time (vector lanes) to the next uncertain pixel, then eight (words:
+                // there is one among the 64 unless the row ends first), then to the next sure one.
+                if x &+ 64 <= width {
+                    let at = y &* width &+ x
+                    @inline(__always) func marksAt(_ offset: Int) -> SIMD16<UInt8> {
+                        marks.loadUnaligned(fromByteOffset: at &+ offset, as: SIMD16<UInt8>.self)
+                    }
+                    if (marksAt(0) | marksAt(16) | marksAt(32) | marksAt(48)).isAllZero {
+                        x &+= 64
                         continue
                     }
-                    x += low != 0 ? low.trailingZeroBitCount >> 3 : 8 + high.trailingZeroBitCount >> 3
-                } else if rowMarks[x] == 0 {
-                    x += 1
-                    continue
+                }
+                var bits: UInt64 = 0
+                while x &+ 8 <= width {
+                    // Bit 7 of each nonzero byte (no carry leaves a byte: (m & 0x7F) + 0x7F <= 0xFE).
+                    let word = UInt64(littleEndian: UnsafeRawPointer(rowMarks).loadUnaligned(fromByteOffset: x, as: UInt64.self))
+                    bits = (((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
+                    if bits != 0 { break }
+                    x &+= 8
+                }
+                if bits != 0 {
+                    x &+= bits.trailingZeroBitCount >> 3
+                } else {
+                    while x < width && rowMarks[x] == 0 { x &+= 1 }
+                    if x >= width { break }
                 }
                 var end = x + 1
                 if vectorised {
