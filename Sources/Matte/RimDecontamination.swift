@@ -308,22 +308,17 @@ final class RimDecontamination {
     @inline(never)
     private func emitRun(from start: Int, to end: Int, y: Int, row: UnsafePointer<UInt8>, colour: ImageView,
                          into patch: inout RimPatch.Writer) {
-        let lanes = self.lanes
-        @inline(__always) func estimate(_ x: Int) -> SIMD3<Int32>? {
-            let slot = Int(lanes.slot[x])
-            guard slot >= 0 else { return nil }
-            let value = lanes.result[slot]
-            guard value >= 0 else { return nil }
-            return SIMD3(value & 0xFF, (value &>> 8) & 0xFF, (value &>> 16) & 0xFF)
-        }
-        @inline(__always) func packed(_ c: SIMD3<Int32>) -> UInt32 {
-            UInt32(c.x) | UInt32(c.y) << 8 | UInt32(c.z) << 16
+        let slots = lanes.slot
+        let results = lanes.result
+        // A pixel's corrected channels packed as RimLanes gives them (c0 | c1 << 8 | c2 << 16),
+        // or -1 when it has none: plain integers, not optional vectors.
+        @inline(__always) func estimate(_ x: Int) -> Int32 {
+            let slot = Int(slots[x])
+            return slot >= 0 ? results[slot] : -1
         }
         guard colour.format == .yuyv else {
             for x in start..<end {
-                let slot = Int(lanes.slot[x])
-                guard slot >= 0 else { continue }
-                let value = lanes.result[slot]
+                let value = estimate(x)
                 if value >= 0 { patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: value)) }
             }
             return
@@ -333,34 +328,40 @@ final class RimDecontamination {
         // mean of what each wants (its estimate, or the chroma as it is when it has none), the
         // nearest one chroma gets to both. At most one entry of a pair writes the chroma
         // (RimPatch relies on it).
+        let pixels = colour.row(y).assumingMemoryBound(to: UInt8.self)
+        let width = size.width
         var x = start
         while x < end {
-            if x & 1 == 0 && x + 1 < end {
+            if x & 1 == 0 && x &+ 1 < end {
                 let even = estimate(x)
-                let odd = estimate(x + 1)
-                if even != nil || odd != nil {
-                    let raw = Self.channels(colour, x, y)
-                    let wantEven = even ?? raw
-                    let wantOdd = odd ?? raw
-                    let cb = (wantEven.y + wantOdd.y + 1) >> 1
-                    let cr = (wantEven.z + wantOdd.z + 1) >> 1
-                    if let even {
-                        patch.append(x: x, y: y, value: packed(SIMD3(even.x, cb, cr)) | RimPatch.chromaFlag)
-                        if let odd { patch.append(x: x + 1, y: y, value: packed(odd)) }
-                    } else if let odd {
-                        patch.append(x: x + 1, y: y, value: packed(SIMD3(odd.x, cb, cr)) | RimPatch.chromaFlag)
+                let odd = estimate(x &+ 1)
+                if even >= 0 || odd >= 0 {
+                    let pair = pixels + (x &<< 1)
+                    let rawCb = Int32(pair[1]), rawCr = Int32(pair[3])
+                    let evenCb = even >= 0 ? (even &>> 8) & 0xFF : rawCb
+                    let evenCr = even >= 0 ? (even &>> 16) & 0xFF : rawCr
+                    let oddCb = odd >= 0 ? (odd &>> 8) & 0xFF : rawCb
+                    let oddCr = odd >= 0 ? (odd &>> 16) & 0xFF : rawCr
+                    let chroma = UInt32(truncatingIfNeeded: (evenCb &+ oddCb &+ 1) >> 1) << 8
+                        | UInt32(truncatingIfNeeded: (evenCr &+ oddCr &+ 1) >> 1) << 16 | RimPatch.chromaFlag
+                    if even >= 0 {
+                        patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: even & 0xFF) | chroma)
+                        if odd >= 0 { patch.append(x: x &+ 1, y: y, value: UInt32(truncatingIfNeeded: odd)) }
+                    } else {
+                        patch.append(x: x &+ 1, y: y, value: UInt32(truncatingIfNeeded: odd & 0xFF) | chroma)
                     }
                 }
-                x += 2
+                x &+= 2
                 continue
             }
             // The partner is confident (or outside the frame).
-            if let clean = estimate(x) {
+            let clean = estimate(x)
+            if clean >= 0 {
                 let partner = x ^ 1
-                let other = partner < size.width ? row[partner] : 0
-                patch.append(x: x, y: y, value: packed(clean) | (other == 255 ? 0 : RimPatch.chromaFlag))
+                let other = partner < width ? row[partner] : 0
+                patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: clean) | (other == 255 ? 0 : RimPatch.chromaFlag))
             }
-            x += 1
+            x &+= 1
         }
     }
 
