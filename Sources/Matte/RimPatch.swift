@@ -71,22 +71,20 @@ public struct RimPatch: ~Copyable {
 
     /// Writes the corrected bytes into `frame`, a copy of the frame the patch was computed from
     /// (MatteEngine.decontaminate(into:)). The entries stay until the next run clears them.
-    mutating func write(into frame: ImageView) {
+    /// (It once swapped them with the frame's bytes, to take a patch back out of the camera's own
+    /// buffer; nothing reads old bytes now, so it writes and reads nothing back.)
+    func write(into frame: ImageView) {
         precondition(frame.size == size, "rim patch: written into another frame")
-        swapAll(frame)
-    }
-
-    /// Writes each entry's bytes into the frame. It swaps rather than writes because it once also
-    /// took a patch back out of the camera's own buffer; the old bytes it keeps are never read.
-    private func swapAll(_ frame: ImageView) {
+        let base = frame.base.assumingMemoryBound(to: UInt8.self)
+        let stride = frame.bytesPerRow
+        @inline(__always) func row(_ place: UInt32) -> UnsafeMutablePointer<UInt8> { base + Int(place >> 16) &* stride }
         switch frame.format {
         case .rgb24, .xrgb8888, .argb8888:
             let step = frame.format == .rgb24 ? 3 : 4
             for k in 0..<count {
                 let place = places[k]
-                let p = frame.row(Int(place >> 16)).assumingMemoryBound(to: UInt8.self) + step * Int(place & 0xFFFF)
+                let p = row(place) + step &* Int(place & 0xFFFF)
                 let new = values[k]
-                values[k] = UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16
                 p[0] = UInt8(truncatingIfNeeded: new)
                 p[1] = UInt8(truncatingIfNeeded: new >> 8)
                 p[2] = UInt8(truncatingIfNeeded: new >> 16)
@@ -95,25 +93,19 @@ public struct RimPatch: ~Copyable {
             for k in 0..<count {
                 let place = places[k]
                 let x = Int(place & 0xFFFF)
-                let row = frame.row(Int(place >> 16)).assumingMemoryBound(to: UInt8.self)
+                let pixels = row(place)
                 let new = values[k]
-                var old = UInt32(row[2 * x]) | (new & Self.chromaFlag)
-                row[2 * x] = UInt8(truncatingIfNeeded: new)
+                pixels[x &<< 1] = UInt8(truncatingIfNeeded: new)
                 if new & Self.chromaFlag != 0 {
-                    let pair = row + 4 * (x >> 1)
-                    old |= UInt32(pair[1]) << 8 | UInt32(pair[3]) << 16
+                    let pair = pixels + ((x >> 1) &<< 2)
                     pair[1] = UInt8(truncatingIfNeeded: new >> 8)
                     pair[3] = UInt8(truncatingIfNeeded: new >> 16)
                 }
-                values[k] = old
             }
         case .nv12:
             for k in 0..<count {
                 let place = places[k]
-                let p = frame.row(Int(place >> 16)).assumingMemoryBound(to: UInt8.self) + Int(place & 0xFFFF)
-                let new = values[k]
-                values[k] = UInt32(p[0])
-                p[0] = UInt8(truncatingIfNeeded: new)
+                row(place)[Int(place & 0xFFFF)] = UInt8(truncatingIfNeeded: values[k])
             }
         case .z16, .alpha8:
             break
