@@ -490,10 +490,11 @@ final class ColourEdges {
                 gB[k] = ground.z
                 gN[k] = 1
             }
+            lanes.solve(count: count, singleSamples: true)
         } else {
             gatherReferences(from: x, to: end, y: y, left: left, right: right, probe)
+            lanes.solve(count: count)
         }
-        lanes.solve(count: count)
         let base = y &* width &+ x
         let alpha = lanes.alpha
         let plane = self.plane + base

@@ -73,29 +73,43 @@ final class EdgeLanes {
         Lanes(repeating: 65536) &- (negative(1 &- count) & 32768) &- (negative(2 &- count) & 10922)
     }
 
-    /// Decides pixels 0..<count (at most `capacity`).
+    /// Decides pixels 0..<count (at most `capacity`). `singleSamples`: every count is 0 or 1 (a run
+    /// whose two ends serve all its pixels), so the means are the sums themselves (the
+    /// reciprocal of 0 and 1 is 65536) and their six lane multiplies are left out: the same bytes.
     @inline(never)
-    func solve(count: Int) {
+    func solve(count: Int, singleSamples: Bool = false) {
         precondition(count <= capacity)
         // The lanes past the end must decide nothing (and read initialised memory).
         for i in count..<(count + Self.width) {
             subjectCount[i] = 0
             groundCount[i] = 0
         }
+        if singleSamples { solve(count: count, single: true) } else { solve(count: count, single: false) }
+    }
+
+    @inline(__always)
+    private func solve(count: Int, single: Bool) {
         var i = 0
         while i < count {
             let sn = Self.load(subjectCount, i)
             let gn = Self.load(groundCount, i)
             // Both sides sampled: all ones where subject and background counts are above 0.
             let both = Self.negative(0 &- sn) & Self.negative(0 &- gn)
-            let sr = Self.reciprocal(sn)
-            let gr = Self.reciprocal(gn)
-            let bR = Self.mean(Self.load(groundR, i), gr)
-            let bG = Self.mean(Self.load(groundG, i), gr)
-            let bB = Self.mean(Self.load(groundB, i), gr)
-            let dR = Self.mean(Self.load(subjectR, i), sr) &- bR
-            let dG = Self.mean(Self.load(subjectG, i), sr) &- bG
-            let dB = Self.mean(Self.load(subjectB, i), sr) &- bB
+            var bR = Self.load(groundR, i), bG = Self.load(groundG, i), bB = Self.load(groundB, i)
+            var fR = Self.load(subjectR, i), fG = Self.load(subjectG, i), fB = Self.load(subjectB, i)
+            if !single {
+                let sr = Self.reciprocal(sn)
+                let gr = Self.reciprocal(gn)
+                bR = Self.mean(bR, gr)
+                bG = Self.mean(bG, gr)
+                bB = Self.mean(bB, gr)
+                fR = Self.mean(fR, sr)
+                fG = Self.mean(fG, sr)
+                fB = Self.mean(fB, sr)
+            }
+            let dR = fR &- bR
+            let dG = fG &- bG
+            let dB = fB &- bB
             let contrast = dR &* dR &+ dG &* dG &+ dB &* dB
             let contrasted = ~Self.negative(contrast &- Lanes(repeating: Int32(ColourEdges.minimumContrast)))
             let eR = Self.load(colourR, i) &- bR
