@@ -282,7 +282,7 @@ final class DepthSegments {
                         while x < to {
                             let code = vertical[x]
                             if code == 0 {
-                                Self.union(r, b, parent)
+                                RunTable.union(r, b, in: parent)
                                 x &+= 1
                                 break
                             }
@@ -398,7 +398,7 @@ final class DepthSegments {
         let nearer = nearerContacts
         let farther = fartherContacts
         for i in 0..<count {
-            let root = Self.find(i, parent)
+            let root = RunTable.find(i, in: parent)
             parent[i] = Int32(truncatingIfNeeded: root)
             guard root != i else { continue }
             pixels[root] &+= pixels[i]
@@ -409,29 +409,6 @@ final class DepthSegments {
             maximumZ[root] = max(maximumZ[root], maximumZ[i])
             nearer[root] &+= nearer[i]
             farther[root] &+= farther[i]
-        }
-    }
-
-    /// RunTable's find and union on a local copy of its `parent` pointer.
-    @inline(__always)
-    private static func find(_ node: Int, _ parent: UnsafeMutablePointer<Int32>) -> Int {
-        var x = node
-        while Int(parent[x]) != x {
-            let grand = parent[Int(parent[x])]
-            parent[x] = grand
-            x = Int(grand)
-        }
-        return x
-    }
-
-    @inline(__always)
-    private static func union(_ a: Int, _ b: Int, _ parent: UnsafeMutablePointer<Int32>) {
-        let ra = find(a, parent)
-        let rb = find(b, parent)
-        if ra < rb {
-            parent[rb] = Int32(truncatingIfNeeded: ra)
-        } else if rb < ra {
-            parent[ra] = Int32(truncatingIfNeeded: rb)
         }
     }
 

@@ -262,33 +262,23 @@ final class RimDecontamination {
         let right = end < width ? end : -1
         for x in start..<end {
             var subjectX = -1, subjectY = 0, groundX = -1, groundY = 0
-            if left >= 0 && x &- start < lookout {
-                if leftOpaque { subjectX = left } else { groundX = left }
-                subjectY = y
-                groundY = y
-            }
-            if right >= 0 && end &- x <= lookout {
-                if rightOpaque {
+            // The first opaque and the first clear pixel offered are the references.
+            @inline(__always) func offer(opaque: Bool, x atX: Int, y atY: Int) {
+                if opaque {
                     if subjectX < 0 {
-                        subjectX = right
-                        subjectY = y
+                        subjectX = atX
+                        subjectY = atY
                     }
                 } else if groundX < 0 {
-                    groundX = right
-                    groundY = y
+                    groundX = atX
+                    groundY = atY
                 }
             }
+            if left >= 0 && x &- start < lookout { offer(opaque: leftOpaque, x: left, y: y) }
+            if right >= 0 && end &- x <= lookout { offer(opaque: rightOpaque, x: right, y: y) }
             @inline(__always) func take(_ found: Int) {
                 guard found >= 0 else { return }
-                if search.opaque(x: x, row: found) {
-                    if subjectX < 0 {
-                        subjectX = x
-                        subjectY = found
-                    }
-                } else if groundX < 0 {
-                    groundX = x
-                    groundY = found
-                }
+                offer(opaque: search.opaque(x: x, row: found), x: x, y: found)
             }
             if subjectX < 0 || groundX < 0 { take(search.above(x: x, y: y)) }
             if subjectX < 0 || groundX < 0 { take(search.below(x: x, y: y)) }

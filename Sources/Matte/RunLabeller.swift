@@ -87,15 +87,6 @@ final class RunLabeller {
         let height = self.height
         let capacity = self.capacity
         @inline(__always) func index32(_ i: Int) -> Int32 { Int32(truncatingIfNeeded: i) }
-        @inline(__always) func find(_ node: Int) -> Int {
-            var x = node
-            while Int(parent[x]) != x {
-                let grand = parent[Int(parent[x])]
-                parent[x] = grand
-                x = Int(grand)
-            }
-            return x
-        }
         var crosses = 0
         var n = 0
         let lastRow = height - 1
@@ -154,13 +145,7 @@ final class RunLabeller {
                     let kindI = kind[i]
                     let kindJ = kind[j]
                     if kindI == kindJ {
-                        let ri = find(i)
-                        let rj = find(j)
-                        if ri < rj {
-                            parent[rj] = index32(ri)
-                        } else if rj < ri {
-                            parent[ri] = index32(rj)
-                        }
+                        RunTable.union(i, j, in: parent)
                     } else {
                         if kindI == Self.hole {
                             if kindJ == Self.foreground { foregroundContact[i] &+= overlap } else { backgroundContact[i] &+= overlap }
@@ -239,37 +224,19 @@ final class RunLabeller {
         let foregroundContact = self.foregroundContact
         let backgroundContact = self.backgroundContact
         let count = self.count
-        @inline(__always) func find(_ node: Int) -> Int {
-            var x = node
-            while Int(parent[x]) != x {
-                let grand = parent[Int(parent[x])]
-                parent[x] = grand
-                x = Int(grand)
-            }
-            return x
-        }
-        @inline(__always) func union(_ a: Int, _ b: Int) {
-            let ra = find(a)
-            let rb = find(b)
-            if ra < rb {
-                parent[rb] = Int32(truncatingIfNeeded: ra)
-            } else if rb < ra {
-                parent[ra] = Int32(truncatingIfNeeded: rb)
-            }
-        }
         for y in 0..<height {
             let first = Int(rowFirst[y])
             let last = Int(rowFirst[y &+ 1])
             var i = first &+ 1
             while i < last {
-                if kind[i] == kind[i &- 1] { union(i &- 1, i) }
+                if kind[i] == kind[i &- 1] { RunTable.union(i &- 1, i, in: parent) }
                 i &+= 1
             }
         }
         for p in 0..<crossCount {
             let upper = Int(crossUpper[p])
             let lower = Int(crossLower[p])
-            if kind[upper] == kind[lower] { union(upper, lower) }
+            if kind[upper] == kind[lower] { RunTable.union(upper, lower, in: parent) }
         }
         // Area in foregroundContact, "touches the frame border" in backgroundContact: over all
         // runs in one loop without branches (vector code), then the first and last rows' runs,

@@ -42,7 +42,15 @@ final class RunTable {
 
     /// Root of run `node`, halving the path on the way.
     @inline(__always)
-    func find(_ node: Int) -> Int {
+    func find(_ node: Int) -> Int { Self.find(node, in: parent) }
+
+    @inline(__always)
+    func union(_ a: Int, _ b: Int) { Self.union(a, b, in: parent) }
+
+    /// `find` on a caller's local copy of `parent`: the hot loops keep the tables in locals, so
+    /// no store through `parent` makes them reload the class's other pointers.
+    @inline(__always)
+    static func find(_ node: Int, in parent: UnsafeMutablePointer<Int32>) -> Int {
         var x = node
         while Int(parent[x]) != x {
             let grand = parent[Int(parent[x])]
@@ -52,14 +60,15 @@ final class RunTable {
         return x
     }
 
+    /// The lower root becomes the parent, so a run's root is its component's first run.
     @inline(__always)
-    func union(_ a: Int, _ b: Int) {
-        let ra = find(a)
-        let rb = find(b)
+    static func union(_ a: Int, _ b: Int, in parent: UnsafeMutablePointer<Int32>) {
+        let ra = find(a, in: parent)
+        let rb = find(b, in: parent)
         if ra < rb {
-            parent[rb] = Int32(ra)
+            parent[rb] = Int32(truncatingIfNeeded: ra)
         } else if rb < ra {
-            parent[ra] = Int32(rb)
+            parent[ra] = Int32(truncatingIfNeeded: rb)
         }
     }
 }
