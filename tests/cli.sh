@@ -179,10 +179,12 @@ for l in lines:
     assert l["threads"] == 1 and l["all_workers"]["threads"] >= 1
     assert set(l["stage_bytes_per_frame"]) == {"matte", "compose"} and l["bytes_per_frame"] > 0
 print("ok", len(lines))' "$work/bench.json"
-expect "bench's floor moves the case's bytes: 1080p CPU blend reads 8 B/px and writes 4" 0 '"camera": "1920x1080", "depth": "1920x1080", "mode": "frame", "bytes_per_frame": 24883200, .*"memcpy_bytes_per_px": 6.000' -- cat "$work/bench.json"
+expect "bench's floor moves the case's bytes: 1080p CPU blend reads 8 B/px and writes 4" 0 '"camera": "1920x1080", "depth": "1920x1080", "mode": "frame", "fit": "fill", "bytes_per_frame": 24883200, .*"memcpy_bytes_per_px": 6.000' -- cat "$work/bench.json"
 expect "bench one case by --camera and --mode" 0 '^\{"size": "1920x1080", "camera": "640x480", "depth": "640x480", "mode": "layer"' -- "$backdrop" bench --camera 640x480 --mode layer --frames 1 --json
 expect "bench breaks the matte into its stages (ns per camera pixel)" 0 '"matte_stages_ns_per_camera_px": \{"depth": [0-9.]+, "band": [0-9.]+, "floor_fit": .*"decontamination": [0-9.]+\}' -- "$backdrop" bench --camera 640x480 --mode scaled-layer --frames 1 --json
 expect "bench names a bad mode" 2 "--mode blend: expected frame" -- "$backdrop" bench --mode blend
+expect "bench times a letterboxed case by --fit" 0 '^\{"size": "1920x1080", "camera": "848x480", "depth": "848x480", "mode": "frame", "fit": "fit"' -- "$backdrop" bench --camera 848x480 --mode frame --fit fit --frames 1 --json
+expect "bench names a bad fit" 2 "--fit wide: expected fill, fit or stretch" -- "$backdrop" bench --fit wide
 
 # The README's module list names only modules that exist.
 expect "README names only existing modules" 0 "^ok$" -- bash -c "cd '$repo' && missing=\$(grep '^| \`Sources/\`' README.md | grep -o '\`[A-Za-z]*\`' | tr -d '\`' | while read m; do [ -d Sources/\$m ] || echo \$m; done); [ -z \"\$missing\" ] && echo ok || echo \"missing: \$missing\""
