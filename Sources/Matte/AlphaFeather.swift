@@ -6,7 +6,7 @@ import KernelIO
 /// where the edge was, so feathering never grows or shrinks the subject. Most of a matte is flat
 /// (all subject or all backdrop), and a box of a flat stretch is the stretch itself: the
 /// horizontal pass copies and sums only near changes of value; the vertical one keeps column
-/// sums in lanes and copies the row above where 64 columns' sums did not move.
+/// sums in lanes and copies the row above where 16 columns' sums did not move.
 final class AlphaFeather {
     static let maximumRadius = 64
     static let lanes = 16

@@ -452,9 +452,9 @@ public final class MatteEngine {
     /// barely changed, or it changed alone (a flying pixel, a dropout: at most 2 of its 3x3
     /// neighbourhood); a moving edge changes a band at least a pixel wide, 3 of 9, and is followed
     /// at once, never dragged behind. Only pixels whose mask differs from the current alpha are
-    /// visited, a small fraction.
+    /// visited, a small fraction. `copied`: this frame's depth is in `nextPreviousDepth` already
+    /// (DepthSegments wrote it), so keeping it for the next frame is a swap, not a copy.
     @inline(never)
-    /// `copied`: this frame's depth is in `nextPreviousDepth` already.
     private func smoothTemporally(depth: UnsafePointer<UInt16>, stride: Int, unit: Float, copied: Bool) {
         let width = workSize.width
         let height = workSize.height

@@ -147,11 +147,6 @@ final class RimDecontamination {
         return x
     }
 
-    @inline(__always)
-    private static func alphaAt(_ alpha: ImageView, _ x: Int, _ y: Int) -> UInt8 {
-        alpha.row(y).load(fromByteOffset: x, as: UInt8.self)
-    }
-
     /// The nearest opaque or clear pixel from (x, y) up or down its column, within `lookout`.
     /// Queries come in rising rows within a frame, and a column is asked at every partial pixel of
     /// the rim it crosses (several rows thick), so each column remembers what it has read

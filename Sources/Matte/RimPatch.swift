@@ -71,8 +71,6 @@ public struct RimPatch: ~Copyable {
 
     /// Writes the corrected bytes into `frame`, a copy of the frame the patch was computed from
     /// (MatteEngine.decontaminate(into:)). The entries stay until the next run clears them.
-    /// (It once swapped them with the frame's bytes, to take a patch back out of the camera's own
-    /// buffer; nothing reads old bytes now, so it writes and reads nothing back.)
     func write(into frame: ImageView) {
         precondition(frame.size == size, "rim patch: written into another frame")
         let base = frame.base.assumingMemoryBound(to: UInt8.self)
