@@ -74,6 +74,7 @@ final class RimDecontamination {
             var x = 0
             var solved = 0
             var runCount = 0
+            var searchedCount = 0
             while x < width {
                 // 64 bytes at a time (vector lanes) to the next partial pixel, then eight (words:
                 // there is one among the 64 unless the row ends first), then to the next confident one.
@@ -94,21 +95,32 @@ final class RimDecontamination {
                     if x >= width { break }
                 }
                 let end = Self.confidentFrom(row, x + 1, width: width)
-                let before = solved
-                solved = gatherRun(from: x, to: end, y: y, row: row, colour: colour, search: search, solved: solved)
-                if solved > before {
-                    runs[2 * runCount] = Int32(truncatingIfNeeded: x)
-                    runs[2 * runCount + 1] = Int32(truncatingIfNeeded: end)
-                    runCount += 1
+                // Runs whose pixels search their columns are listed with their end as ~end and
+                // gathered together after the scan (gatherSearched).
+                var listedEnd = Int32(truncatingIfNeeded: end)
+                if let next = gatherRun(from: x, to: end, y: y, row: row, colour: colour, search: search, solved: solved) {
+                    solved = next
+                } else {
+                    listedEnd = ~listedEnd
+                    searchedCount &+= 1
                 }
+                runs[2 * runCount] = Int32(truncatingIfNeeded: x)
+                runs[2 * runCount + 1] = listedEnd
+                runCount += 1
                 x = end
+            }
+            if searchedCount > 0 {
+                solved = gatherSearched(runs: runs, count: runCount, y: y, row: row, colour: colour, search: search,
+                                        solved: solved)
             }
             // A whole row's rim through the lanes at once: runs are short (a few pixels at the
             // subject's sides), and solving each alone was mostly the lanes' set-up and padding.
             guard solved > 0 else { continue }
             lanes.solve(count: solved, ycbcr: ycbcr)
             for r in 0..<runCount {
-                emitRun(from: Int(runs[2 * r]), to: Int(runs[2 * r + 1]), y: y, row: row, colour: colour, into: &writer)
+                let start = Int(runs[2 * r]), end = Int(runs[2 * r + 1])
+                // gatherSearched leaves an empty run where no pixel found both references.
+                if start < end { emitRun(from: start, to: end, y: y, row: row, colour: colour, into: &writer) }
             }
         }
     }
@@ -147,75 +159,83 @@ final class RimDecontamination {
         return x
     }
 
-    /// The nearest opaque or clear pixel from (x, y) up or down its column, within `lookout`.
-    /// Queries come in rising rows within a frame, and a column is asked at every partial pixel of
-    /// the rim it crosses (several rows thick), so each column remembers what it has read
-    /// (ColumnMemo) and no row of it is read twice: walking the whole lookout up and down at every
-    /// pixel was most of this stage. A value of locals (the memo's rows, the alpha plane), not
-    /// the class's properties, so the searches keep them in registers.
+    /// The nearest opaque or clear pixel from (x, y) up or down its column, within `lookout`,
+    /// as a mark: row << 1 | 1 when it is opaque, row << 1 when clear, negative for none.
+    /// Queries come in rising rows within a frame. Up is kept, not searched: every partial pixel
+    /// of every run passes through `carryAbove` (or `above`), which sets its column's nearest
+    /// confident pixel above it where the pixel over it is confident; where that one is partial
+    /// too it was itself carried the row before, and its nearest confident pixel above is this
+    /// pixel's. Down, each column remembers what it has read (ColumnMemo), so no row of it is
+    /// read twice. A value of locals (the memo's rows, the alpha plane), not the class's
+    /// properties, so the searches keep them in registers.
     private struct ColumnSearch {
         let base: UnsafePointer<UInt8>
         let stride: Int
         let height: Int
         let lookout: Int
-        let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
+        let up, downFirst, downUntil: UnsafeMutablePointer<Int32>
 
         init(alpha: ImageView, height: Int, lookout: Int, memo: ColumnMemo) {
             base = UnsafePointer(alpha.base.assumingMemoryBound(to: UInt8.self))
             stride = alpha.bytesPerRow
             self.height = height
             self.lookout = lookout
-            upThrough = memo.upThrough
-            upLast = memo.upLast
+            up = memo.up
             downFirst = memo.downFirst
             downUntil = memo.downUntil
         }
 
+        /// The mark of a confident alpha `a` at `row` (0 and 255 differ in bit 0).
         @inline(__always)
-        func opaque(x: Int, row: Int) -> Bool { base[row &* stride &+ x] == 255 }
-
-        /// The nearest confident row above (x, y), or -1.
-        @inline(__always)
-        func above(x: Int, y: Int) -> Int {
-            // The frame's edge bounds the steps once, not at every step.
-            let steps = min(lookout, y)
-            guard steps > 0 else { return -1 }
-            let top = y &- steps
-            // Rows up to `upThrough` were read; `upLast` the nearest confident one above (-1 none).
-            var last = Int(upLast[x])
-            let through = Int(upThrough[x])
-            if through &+ 1 < top { last = -1 }
-            var row = y &- 1
-            let bottom = max(through &+ 1, top)
-            while row >= bottom {
-                if RimDecontamination.isConfident(base[row &* stride &+ x]) {
-                    last = row
-                    break
-                }
-                row &-= 1
-            }
-            upThrough[x] = Int32(truncatingIfNeeded: y &- 1)
-            upLast[x] = Int32(truncatingIfNeeded: last)
-            return last >= top ? last : -1
+        static func mark(row: Int, _ a: UInt8) -> Int32 {
+            Int32(truncatingIfNeeded: row &<< 1) | Int32(a & 1)
         }
 
-        /// The nearest confident row below (x, y), or -1.
+        /// Keeps `up` for the partial pixels start..<end of row y whose references are not
+        /// searched (every partial pixel must pass here or through `above`).
+        @inline(__always)
+        func carryAbove(from start: Int, to end: Int, y: Int) {
+            guard y > 0 else { return }
+            let over = base + (y &- 1) &* stride
+            for x in start..<end where RimDecontamination.isConfident(over[x]) { up[x] = Self.mark(row: y &- 1, over[x]) }
+        }
+
+        /// The mark of the nearest confident pixel above (x, y) within `lookout`, or negative;
+        /// `over` is row y - 1 of alpha (nil for y = 0). Keeps `up` as `carryAbove` does.
+        @inline(__always)
+        func above(x: Int, y: Int, over: UnsafePointer<UInt8>?) -> Int {
+            guard let over else { return -1 }
+            let a = over[x]
+            if RimDecontamination.isConfident(a) {
+                let mark = Self.mark(row: y &- 1, a)
+                up[x] = mark
+                return Int(mark)
+            }
+            let last = Int(up[x])
+            return last &>> 1 >= y &- lookout ? last : -1
+        }
+
+        /// The mark of the nearest confident pixel below (x, y) within `lookout`, or negative.
         @inline(__always)
         func below(x: Int, y: Int) -> Int {
             let steps = min(lookout, height &- 1 &- y)
             guard steps > 0 else { return -1 }
             let bottom = y &+ steps
-            // Rows from y + 1 before `downUntil` were read; `downFirst` the first confident one
-            // after them (-1 none, i.e. none of them is).
+            // Rows from y + 1 before `downUntil` were read; `downFirst` the mark of the first
+            // confident one after them (-1 none, i.e. none of them is).
             let first = Int(downFirst[x])
-            if first > y { return first <= bottom ? first : -1 }
+            if first &>> 1 > y { return first &>> 1 <= bottom ? first : -1 }
             var row = first >= 0 ? y &+ 1 : max(Int(downUntil[x]), y &+ 1)
+            var at = base + (row &* stride &+ x)
             while row <= bottom {
-                if RimDecontamination.isConfident(base[row &* stride &+ x]) {
-                    downFirst[x] = Int32(truncatingIfNeeded: row)
-                    return row
+                let a = at.pointee
+                if RimDecontamination.isConfident(a) {
+                    let mark = Self.mark(row: row, a)
+                    downFirst[x] = mark
+                    return Int(mark)
                 }
                 row &+= 1
+                at += stride
             }
             downFirst[x] = -1
             downUntil[x] = Int32(truncatingIfNeeded: bottom &+ 1)
@@ -227,13 +247,12 @@ final class RimDecontamination {
     fileprivate static func isConfident(_ a: UInt8) -> Bool { a &+ 1 <= 1 }
 
     /// The partial pixels from..<to of row y, bounded by confident pixels (or the frame's edge),
-    /// into the lanes from index `solved` on; returns the lanes' new count, and `lanes.slot[x]` is
-    /// each pixel's lane (-1 without references). Per pixel, as before the run form: the nearest
-    /// confident pixel left, right, up, down in that order, the first opaque one the subject, the
-    /// first clear one the background, stopping once both are found.
+    /// into the lanes from index `solved` on when both row ends are the references of every pixel;
+    /// returns the lanes' new count, and `lanes.slot[x]` is each pixel's lane. Nil when the run's
+    /// pixels must search their columns (gatherSearched, once the row's runs are all found).
     @inline(__always)
     private func gatherRun(from start: Int, to end: Int, y: Int, row: UnsafePointer<UInt8>, colour: ImageView,
-                           search: ColumnSearch, solved first: Int) -> Int {
+                           search: ColumnSearch, solved first: Int) -> Int? {
         let lookout = search.lookout
         let width = size.width
         let leftOpaque = start > 0 && row[start - 1] == 255
@@ -242,6 +261,7 @@ final class RimDecontamination {
         if start > 0 && end < width && end - start <= lookout && leftOpaque != rightOpaque {
             // Both ends in reach of every pixel, one opaque and one clear (the subject's sides,
             // most of the rim): the same two references for the whole run, no column search.
+            search.carryAbove(from: start, to: end, y: y)
             let count = end - start
             let opaque = leftOpaque ? start - 1 : end
             lanes.fill(from: first, count: count, subject: Self.channels(colour, opaque, y),
@@ -251,40 +271,77 @@ final class RimDecontamination {
             for k in 0..<count { slots[k] = Int32(truncatingIfNeeded: first &+ k) }
             return first + count
         }
+        return nil
+    }
+
+    /// The pixels of row y's listed runs (start, ~end) that search their columns, into the lanes
+    /// from index `solved` on; returns the lanes' new count, `lanes.slot[x]` each pixel's lane
+    /// (-1 without references), and lists each run back as (start, end), or empty (start, start)
+    /// when none of its pixels found both references. Per pixel, as before the run form: the
+    /// nearest confident pixel left, right, up, down in that order, the first opaque one the
+    /// subject, the first clear one the background (the searches have no effect beyond their
+    /// answers, so the order of their calls is free). Out of line and once a row, and a pixel
+    /// first only asks whether it has both kinds of reference (bit 0 an opaque one, bit 1 a clear
+    /// one): most find one kind only and are left as they are, and tracking every reference's
+    /// position in the row loop was a hundred instructions a pixel of spilled registers.
+    @inline(never)
+    private func gatherSearched(runs: UnsafeMutablePointer<Int32>, count runCount: Int, y: Int, row: UnsafePointer<UInt8>,
+                                colour: ImageView, search: ColumnSearch, solved first: Int) -> Int {
+        let lookout = search.lookout
+        let width = size.width
+        let slot = lanes.slot
         var solved = first
-        // Positions as plain integers (x -1: none yet), not optional tuples, so they stay in registers.
-        let left = start > 0 ? start &- 1 : -1
-        let right = end < width ? end : -1
-        for x in start..<end {
-            var subjectX = -1, subjectY = 0, groundX = -1, groundY = 0
-            // The first opaque and the first clear pixel offered are the references.
-            @inline(__always) func offer(opaque: Bool, x atX: Int, y atY: Int) {
-                if opaque {
-                    if subjectX < 0 {
-                        subjectX = atX
-                        subjectY = atY
-                    }
-                } else if groundX < 0 {
-                    groundX = atX
-                    groundY = atY
+        let over: UnsafePointer<UInt8>? = y > 0 ? search.base + (y &- 1) &* search.stride : nil
+        for r in 0..<runCount {
+            let listedEnd = runs[2 &* r &+ 1]
+            guard listedEnd < 0 else { continue }
+            let start = Int(runs[2 &* r]), end = Int(~listedEnd)
+            let solvedBefore = solved
+            let leftOpaque = start > 0 && row[start &- 1] == 255
+            let rightOpaque = end < width && row[end] == 255
+            // The row ends are in reach of the pixels before `leftUntil` (the left end) and from
+            // `rightFrom` (the right end).
+            let leftUntil = start > 0 ? min(end, start &+ lookout) : start
+            let rightFrom = end < width ? max(start, end &- lookout) : end
+            let leftKind = leftOpaque ? 1 : 2
+            let rightKind = rightOpaque ? 1 : 2
+            for x in start..<end {
+                var kinds = (x < leftUntil ? leftKind : 0) | (x >= rightFrom ? rightKind : 0)
+                // Up is always asked: it keeps the column's memory (ColumnSearch.carryAbove).
+                let up = search.above(x: x, y: y, over: over)
+                if up >= 0 { kinds |= 2 &- (up & 1) }
+                var down = -1
+                if kinds != 3 {
+                    down = search.below(x: x, y: y)
+                    if down >= 0 { kinds |= 2 &- (down & 1) }
                 }
+                guard kinds == 3 else {
+                    slot[x] = -1
+                    continue
+                }
+                // The references in their order: left, right, up, down; the first of each kind.
+                var subjectX = -1, subjectY = y, groundX = -1, groundY = y
+                @inline(__always) func offer(opaque: Bool, x atX: Int, y atY: Int) {
+                    if opaque {
+                        if subjectX < 0 {
+                            subjectX = atX
+                            subjectY = atY
+                        }
+                    } else if groundX < 0 {
+                        groundX = atX
+                        groundY = atY
+                    }
+                }
+                if x < leftUntil { offer(opaque: leftOpaque, x: start &- 1, y: y) }
+                if x >= rightFrom { offer(opaque: rightOpaque, x: end, y: y) }
+                if up >= 0 { offer(opaque: up & 1 != 0, x: x, y: up &>> 1) }
+                if down >= 0 { offer(opaque: down & 1 != 0, x: x, y: down &>> 1) }
+                slot[x] = Int32(truncatingIfNeeded: solved)
+                lanes.set(solved, subject: Self.channels(colour, subjectX, subjectY),
+                          ground: Self.channels(colour, groundX, groundY), own: Self.channels(colour, x, y))
+                solved &+= 1
             }
-            if left >= 0 && x &- start < lookout { offer(opaque: leftOpaque, x: left, y: y) }
-            if right >= 0 && end &- x <= lookout { offer(opaque: rightOpaque, x: right, y: y) }
-            @inline(__always) func take(_ found: Int) {
-                guard found >= 0 else { return }
-                offer(opaque: search.opaque(x: x, row: found), x: x, y: found)
-            }
-            if subjectX < 0 || groundX < 0 { take(search.above(x: x, y: y)) }
-            if subjectX < 0 || groundX < 0 { take(search.below(x: x, y: y)) }
-            guard subjectX >= 0 && groundX >= 0 else {
-                lanes.slot[x] = -1
-                continue
-            }
-            lanes.slot[x] = Int32(truncatingIfNeeded: solved)
-            lanes.set(solved, subject: Self.channels(colour, subjectX, subjectY),
-                      ground: Self.channels(colour, groundX, groundY), own: Self.channels(colour, x, y))
-            solved &+= 1
+            runs[2 &* r &+ 1] = Int32(truncatingIfNeeded: solved > solvedBefore ? end : start)
         }
         return solved
     }
@@ -563,29 +620,28 @@ final class RimLanes {
     }
 }
 
-/// Per column, what RimDecontamination's column searches have read in this frame (rows only ever
-/// rise): up, the rows through `upThrough` and the nearest confident one at or above it that a
-/// search can still need (`upLast`, -1 none); down, `downFirst`, the first confident row after the rows last
-/// searched, or -1 with `downUntil` the end of the rows read (none of them confident).
+/// Per column, what RimDecontamination's column searches know in this frame (rows only ever
+/// rise), in ColumnSearch's marks (row << 1 | 1 opaque): up, the nearest confident pixel above
+/// the column's last partial pixel (Int32.min / 2 none, out of every reach); down, `downFirst`,
+/// the first confident pixel after the rows last searched, or -1 with `downUntil` the end of the
+/// rows read (none of them confident).
 private final class ColumnMemo {
-    let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
+    let up, downFirst, downUntil: UnsafeMutablePointer<Int32>
     let width: Int
 
-    static func storageCount(width: Int) -> Int { 4 * width }
+    static func storageCount(width: Int) -> Int { 3 * width }
 
     /// Works in `storage` (`storageCount(width:)` Int32s), which must outlive it.
     init(storage: UnsafeMutablePointer<Int32>, width: Int) {
         self.width = width
-        upThrough = storage
-        upLast = storage + width
-        downFirst = storage + 2 * width
-        downUntil = storage + 3 * width
+        up = storage
+        downFirst = storage + width
+        downUntil = storage + 2 * width
     }
 
     /// Nothing read yet (a new frame).
     func reset() {
-        upThrough.update(repeating: Int32.min / 2, count: width)
-        upLast.update(repeating: -1, count: width)
+        up.update(repeating: Int32.min / 2, count: width)
         downFirst.update(repeating: -1, count: width)
         downUntil.update(repeating: 0, count: width)
     }
