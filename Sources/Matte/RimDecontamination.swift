@@ -21,7 +21,8 @@ import KernelIO
 /// the matte of a replayed recording decides from the same colour as the box did). Only the rim is
 /// touched: alpha is skipped eight pixels at a time where it is all 0 or 255, and each run of
 /// partial pixels along a row takes its left and right confident pixels from the run's two ends
-/// (every pixel between is partial), so only the column search walks pixel by pixel.
+/// (every pixel between is partial); up its column, each partial pixel takes the nearest confident
+/// pixel above from the one over it (ColumnSearch), so only the search down walks pixel by pixel.
 /// The share of background is measured on the colours as shown (RGB; YCbCr frames through the
 /// compositor's conversion), the swap is done in the frame's own channels (R, G, B or Y, Cb, Cr:
 /// it is affine, so it commutes with the BT.601 conversion). Opaque pixels are never changed:
@@ -258,6 +259,7 @@ final class RimDecontamination {
         let leftOpaque = start > 0 && row[start - 1] == 255
         let rightOpaque = end < width && row[end] == 255
         let lanes = self.lanes
+        let ycbcr = colour.format == .yuyv || colour.format == .nv12
         if start > 0 && end < width && end - start <= lookout && leftOpaque != rightOpaque {
             // Both ends in reach of every pixel, one opaque and one clear (the subject's sides,
             // most of the rim): the same two references for the whole run, no column search.
@@ -265,7 +267,7 @@ final class RimDecontamination {
             let count = end - start
             let opaque = leftOpaque ? start - 1 : end
             lanes.fill(from: first, count: count, subject: Self.channels(colour, opaque, y),
-                       ground: Self.channels(colour, start - 1 + end - opaque, y))
+                       ground: Self.channels(colour, start - 1 + end - opaque, y), ycbcr: ycbcr)
             Self.ownChannels(colour, from: start, count: count, y: y, into: lanes, at: first)
             let slots = lanes.slot + start
             for k in 0..<count { slots[k] = Int32(truncatingIfNeeded: first &+ k) }
@@ -290,6 +292,7 @@ final class RimDecontamination {
         let lookout = search.lookout
         let width = size.width
         let slot = lanes.slot
+        let ycbcr = colour.format == .yuyv || colour.format == .nv12
         var solved = first
         let over: UnsafePointer<UInt8>? = y > 0 ? search.base + (y &- 1) &* search.stride : nil
         for r in 0..<runCount {
@@ -338,7 +341,8 @@ final class RimDecontamination {
                 if down >= 0 { offer(opaque: down & 1 != 0, x: x, y: down &>> 1) }
                 slot[x] = Int32(truncatingIfNeeded: solved)
                 lanes.set(solved, subject: Self.channels(colour, subjectX, subjectY),
-                          ground: Self.channels(colour, groundX, groundY), own: Self.channels(colour, x, y))
+                          ground: Self.channels(colour, groundX, groundY), own: Self.channels(colour, x, y),
+                          ycbcr: ycbcr)
                 solved &+= 1
             }
             runs[2 &* r &+ 1] = Int32(truncatingIfNeeded: solved > solvedBefore ? end : start)
@@ -483,8 +487,11 @@ final class RimDecontamination {
 /// affine, so it commutes with the conversion. (1 - t) is 12-bit fixed point, the exact integer
 /// quotient ((|F-B|^2 - along) << 12) / |F-B|^2, found as a float quotient put right by one step
 /// either way: it was an integer division per pixel. Clamps are sign masks, not pointwiseMin/Max
-/// (out-of-line calls in the optimised build). `RimLanes.scalar` in the tests is the per-pixel
-/// formula this must equal for every input.
+/// (out-of-line calls in the optimised build). What depends on F and B alone (F - B shown and
+/// raw, |F - B|^2, B.(F - B)) is worked out once when they are given, (I - B).(F - B) taken as
+/// I.(F - B) - B.(F - B) (the same integers): converting F and B to RGB in every lane was half of
+/// `solve` (SSE2 has no 32-bit lane multiply). RimLanesTests' reference correction is the
+/// per-pixel formula this must equal for every input.
 ///
 /// Works in memory it is lent (the rim patch's); allocates nothing. Not thread-safe.
 final class RimLanes {
@@ -492,8 +499,12 @@ final class RimLanes {
     typealias Lanes = SIMD4<Int32>
 
     let capacity: Int
-    /// Inputs per solved pixel, in the frame's channel order (R G B, B G R or Y Cb Cr).
-    let subject0, subject1, subject2, ground0, ground1, ground2, own0, own1, own2: UnsafeMutablePointer<Int32>
+    /// Inputs per solved pixel, from its subject F, background B and own colour I (frame
+    /// channels: R G B, B G R or Y Cb Cr): F - B in the frame's channels (`raw`), F - B as shown
+    /// (`shown`, RGB), |F - B|^2 as shown (`contrast`), B.(F - B) as shown (`groundDot`), and I.
+    /// F and B are read once into these (`set`, `fill`), not once a lane: most of a row's lanes
+    /// are the runs between a subject's and a background's pixel, one F and B for the whole run.
+    let raw0, raw1, raw2, shown0, shown1, shown2, contrast, groundDot, own0, own1, own2: UnsafeMutablePointer<Int32>
     /// Output per solved pixel: channel 0 | 1 << 8 | 2 << 16, or -1 where F and B are too alike.
     let result: UnsafeMutablePointer<Int32>
     /// Per pixel of the row (by column), its index among the solved ones, or -1 when it had no
@@ -501,47 +512,106 @@ final class RimLanes {
     let slot: UnsafeMutablePointer<Int32>
 
     /// Int32s of storage for `capacity` pixels.
-    static func storageCount(capacity: Int) -> Int { 11 * (capacity + width) }
+    static func storageCount(capacity: Int) -> Int { 13 * (capacity + width) }
 
     /// Works in `storage` (`storageCount(capacity:)` Int32s), which must outlive it.
     init(storage: UnsafeMutablePointer<Int32>, capacity: Int) {
         self.capacity = capacity
         let stride = capacity + Self.width
-        subject0 = storage
-        subject1 = storage + stride
-        subject2 = storage + 2 * stride
-        ground0 = storage + 3 * stride
-        ground1 = storage + 4 * stride
-        ground2 = storage + 5 * stride
-        own0 = storage + 6 * stride
-        own1 = storage + 7 * stride
-        own2 = storage + 8 * stride
-        result = storage + 9 * stride
-        slot = storage + 10 * stride
+        raw0 = storage
+        raw1 = storage + stride
+        raw2 = storage + 2 * stride
+        shown0 = storage + 3 * stride
+        shown1 = storage + 4 * stride
+        shown2 = storage + 5 * stride
+        contrast = storage + 6 * stride
+        groundDot = storage + 7 * stride
+        own0 = storage + 8 * stride
+        own1 = storage + 9 * stride
+        own2 = storage + 10 * stride
+        result = storage + 11 * stride
+        slot = storage + 12 * stride
     }
 
+    /// Y Cb Cr to R G B as the compositor shows it (YCbCr.rgb), one pixel: `shown` lane for lane,
+    /// in plain integers (SIMD3 arithmetic was lane multiplies SSE2 does not have).
     @inline(__always)
-    func set(_ k: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>, own: SIMD3<Int32>) {
-        subject0[k] = subject.x
-        subject1[k] = subject.y
-        subject2[k] = subject.z
-        ground0[k] = ground.x
-        ground1[k] = ground.y
-        ground2[k] = ground.z
+    private static func shownPixel(_ y: Int32, _ cb: Int32, _ cr: Int32) -> (Int32, Int32, Int32) {
+        let luma = y &* 74 &+ ((y &* 66) &>> 7) &- 1160
+        let u = cb &- 128
+        let v = cr &- 128
+        @inline(__always) func channel(_ fixed: Int32) -> Int32 {
+            let value = fixed &>> 6
+            return value < 0 ? 0 : (value > 255 ? 255 : value)
+        }
+        return (channel(luma &+ v &* 102), channel(luma &- u &* 25 &- v &* 52), channel(luma &+ u &* 129))
+    }
+
+    /// What solve reads of F and B: F - B raw, F - B shown, |F - B|^2 and B.(F - B) shown.
+    private struct References {
+        var raw0, raw1, raw2, shown0, shown1, shown2, contrast, groundDot: Int32
+
+        @inline(__always)
+        init(subject f: SIMD3<Int32>, ground b: SIMD3<Int32>, ycbcr: Bool) {
+            let (f0, f1, f2) = (f.x, f.y, f.z)
+            let (b0, b1, b2) = (b.x, b.y, b.z)
+            var fm = (f0, f1, f2)
+            var bm = (b0, b1, b2)
+            if ycbcr {
+                fm = RimLanes.shownPixel(f0, f1, f2)
+                bm = RimLanes.shownPixel(b0, b1, b2)
+            }
+            raw0 = f0 &- b0
+            raw1 = f1 &- b1
+            raw2 = f2 &- b2
+            shown0 = fm.0 &- bm.0
+            shown1 = fm.1 &- bm.1
+            shown2 = fm.2 &- bm.2
+            contrast = shown0 &* shown0 &+ shown1 &* shown1 &+ shown2 &* shown2
+            groundDot = bm.0 &* shown0 &+ bm.1 &* shown1 &+ bm.2 &* shown2
+        }
+    }
+
+    /// Lane k's subject, background and own colour (frame channels; `ycbcr` when they are
+    /// Y Cb Cr, as `solve` is then told).
+    @inline(__always)
+    func set(_ k: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>, own: SIMD3<Int32>, ycbcr: Bool) {
+        let r = References(subject: subject, ground: ground, ycbcr: ycbcr)
+        raw0[k] = r.raw0
+        raw1[k] = r.raw1
+        raw2[k] = r.raw2
+        shown0[k] = r.shown0
+        shown1[k] = r.shown1
+        shown2[k] = r.shown2
+        contrast[k] = r.contrast
+        groundDot[k] = r.groundDot
         own0[k] = own.x
         own1[k] = own.y
         own2[k] = own.z
     }
 
-    /// Lanes from..<from+count with the same subject and background.
+    /// Lanes from..<from+count with the same subject and background (their own colours apart).
+    /// Four lanes a store, the last store reaching up to three lanes past the run: there is room
+    /// (`width` lanes past `capacity`), and the lanes after a run are written again by what
+    /// follows it or padded by `solve`.
     @inline(__always)
-    func fill(from first: Int, count: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>) {
-        (subject0 + first).update(repeating: subject.x, count: count)
-        (subject1 + first).update(repeating: subject.y, count: count)
-        (subject2 + first).update(repeating: subject.z, count: count)
-        (ground0 + first).update(repeating: ground.x, count: count)
-        (ground1 + first).update(repeating: ground.y, count: count)
-        (ground2 + first).update(repeating: ground.z, count: count)
+    func fill(from first: Int, count: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>, ycbcr: Bool) {
+        let r = References(subject: subject, ground: ground, ycbcr: ycbcr)
+        @inline(__always) func store(_ p: UnsafeMutablePointer<Int32>, _ k: Int, _ value: Int32) {
+            UnsafeMutableRawPointer(p + k).storeBytes(of: Lanes(repeating: value), as: Lanes.self)
+        }
+        var k = first
+        while k < first &+ count {
+            store(raw0, k, r.raw0)
+            store(raw1, k, r.raw1)
+            store(raw2, k, r.raw2)
+            store(shown0, k, r.shown0)
+            store(shown1, k, r.shown1)
+            store(shown2, k, r.shown2)
+            store(contrast, k, r.contrast)
+            store(groundDot, k, r.groundDot)
+            k &+= Self.width
+        }
     }
 
     @inline(__always)
@@ -570,34 +640,29 @@ final class RimLanes {
     }
 
     /// Corrects solved pixels 0..<count (at most `capacity`); `ycbcr` when the channels are
-    /// Y Cb Cr (t then measured on their RGB).
+    /// Y Cb Cr (t then measured on their RGB), as `set` and `fill` were told.
     @inline(never)
     func solve(count: Int, ycbcr: Bool) {
         precondition(count <= capacity)
         // The lanes past the end must read initialised memory (their results are never read).
-        for i in count..<(count + Self.width) {
-            subject0[i] = 0; subject1[i] = 0; subject2[i] = 0
-            ground0[i] = 0; ground1[i] = 0; ground2[i] = 0
-            own0[i] = 0; own1[i] = 0; own2[i] = 0
+        @inline(__always) func pad(_ p: UnsafeMutablePointer<Int32>) {
+            UnsafeMutableRawPointer(p + count).storeBytes(of: Lanes(), as: Lanes.self)
         }
+        pad(raw0); pad(raw1); pad(raw2)
+        pad(shown0); pad(shown1); pad(shown2)
+        pad(contrast); pad(groundDot)
+        pad(own0); pad(own1); pad(own2)
         let minimumContrast = Lanes(repeating: Int32(ColourEdges.minimumContrast))
         var i = 0
         while i < count {
-            let f0 = Self.load(subject0, i), f1 = Self.load(subject1, i), f2 = Self.load(subject2, i)
-            let b0 = Self.load(ground0, i), b1 = Self.load(ground1, i), b2 = Self.load(ground2, i)
             let i0 = Self.load(own0, i), i1 = Self.load(own1, i), i2 = Self.load(own2, i)
-            var fm = (f0, f1, f2)
-            var bm = (b0, b1, b2)
+            let d0 = Self.load(shown0, i), d1 = Self.load(shown1, i), d2 = Self.load(shown2, i)
+            let contrast = Self.load(self.contrast, i)
             var im = (i0, i1, i2)
-            if ycbcr {
-                fm = Self.shown(f0, f1, f2)
-                bm = Self.shown(b0, b1, b2)
-                im = Self.shown(i0, i1, i2)
-            }
-            let d0 = fm.0 &- bm.0, d1 = fm.1 &- bm.1, d2 = fm.2 &- bm.2
-            let contrast = d0 &* d0 &+ d1 &* d1 &+ d2 &* d2
+            if ycbcr { im = Self.shown(i0, i1, i2) }
             let contrasted = ~Self.negative(contrast &- minimumContrast)
-            let dot = (im.0 &- bm.0) &* d0 &+ (im.1 &- bm.1) &* d1 &+ (im.2 &- bm.2) &* d2
+            // (I - B).(F - B), as I.(F - B) - B.(F - B).
+            let dot = im.0 &* d0 &+ im.1 &* d1 &+ im.2 &* d2 &- Self.load(groundDot, i)
             // along = clamp(dot, 0, contrast)
             let positive = dot & ~Self.negative(dot)
             let over = positive &- contrast
@@ -610,9 +675,9 @@ final class RimLanes {
             var share = unsafeBitCast(biased, to: Lanes.self) &- 0x4B40_0000
             share &+= ~Self.negative(numerator &- (share &+ 1) &* divisor) & 1
             share &-= Self.negative(numerator &- share &* divisor) & 1
-            let c0 = Self.byte(i0 &+ (((f0 &- b0) &* share) &>> 12))
-            let c1 = Self.byte(i1 &+ (((f1 &- b1) &* share) &>> 12))
-            let c2 = Self.byte(i2 &+ (((f2 &- b2) &* share) &>> 12))
+            let c0 = Self.byte(i0 &+ ((Self.load(raw0, i) &* share) &>> 12))
+            let c1 = Self.byte(i1 &+ ((Self.load(raw1, i) &* share) &>> 12))
+            let c2 = Self.byte(i2 &+ ((Self.load(raw2, i) &* share) &>> 12))
             let packed = c0 | (c1 &<< 8) | (c2 &<< 16)
             UnsafeMutableRawPointer(result + i).storeBytes(of: (packed & contrasted) | ~contrasted, as: Lanes.self)
             i += Self.width

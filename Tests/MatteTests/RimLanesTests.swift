@@ -59,7 +59,7 @@ import Testing
                 }
                 let i = SIMD3(channel(), channel(), channel())
                 inputs.append((f, b, i))
-                lanes.set(k, subject: f, ground: b, own: i)
+                lanes.set(k, subject: f, ground: b, own: i, ycbcr: ycbcr)
             }
             lanes.solve(count: count, ycbcr: ycbcr)
             for k in 0..<count {
@@ -85,13 +85,10 @@ import Testing
                        (SIMD3<Int32>(0, 200, 13), SIMD3<Int32>(255, 0, 250))] {
             var inputs: [SIMD3<Int32>] = []
             for r in 0..<256 {
-                for g in stride(from: 0, to: 256, by: 64) {
-                    let i = SIMD3<Int32>(Int32(r), Int32(g), Int32(255 - r))
-                    lanes.set(inputs.count, subject: f, ground: b, own: i)
-                    inputs.append(i)
-                }
+                for g in stride(from: 0, to: 256, by: 64) { inputs.append(SIMD3<Int32>(Int32(r), Int32(g), Int32(255 - r))) }
             }
             for ycbcr in [false, true] {
+                for (k, i) in inputs.enumerated() { lanes.set(k, subject: f, ground: b, own: i, ycbcr: ycbcr) }
                 lanes.solve(count: inputs.count, ycbcr: ycbcr)
                 for (k, i) in inputs.enumerated() {
                     let expected = Self.referenceCorrection(subject: f, ground: b, own: i, ycbcr: ycbcr)
