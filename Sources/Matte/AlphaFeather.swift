@@ -265,6 +265,37 @@ final class AlphaFeather {
             UnsafeMutableRawPointer(out + x).storeBytes(of: UnsafeRawPointer(above + x).loadUnaligned(as: SIMD16<UInt8>.self),
                                                         as: SIMD16<UInt8>.self)
         }
+        // The 16-column forms work on values loaded into locals and store them back: on the
+        // pointers themselves the loops were vectorised behind run-time overlap checks of the four
+        // buffers, which cost about as much as the arithmetic.
+        let sumBytes = UnsafeMutableRawPointer(sums)
+        let outBytes = UnsafeMutableRawPointer(out)
+        @inline(__always) func scaled(_ s: SIMD16<UInt16>) -> SIMD16<UInt8> {
+            var o = SIMD16<UInt8>()
+            for c in 0..<16 { o[c] = UInt8(truncatingIfNeeded: (UInt32(s[c]) &* scale) &>> 16) }
+            return o
+        }
+        @inline(__always) func slid(_ s: SIMD16<UInt16>, _ at: Int) -> SIMD16<UInt16> {
+            let e = enteringBytes.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+            let l = leavingBytes.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+            var n = s
+            for c in 0..<16 { n[c] = s[c] &+ UInt16(e[c]) &- UInt16(l[c]) }
+            return n
+        }
+        @inline(__always) func sums16(_ at: Int) -> SIMD16<UInt16> {
+            sumBytes.loadUnaligned(fromByteOffset: 2 &* at, as: SIMD16<UInt16>.self)
+        }
+        @inline(__always) func slide16(_ at: Int) {
+            sumBytes.storeBytes(of: slid(sums16(at), at), toByteOffset: 2 &* at, as: SIMD16<UInt16>.self)
+        }
+        @inline(__always) func scale16(_ at: Int) {
+            outBytes.storeBytes(of: scaled(sums16(at)), toByteOffset: at, as: SIMD16<UInt8>.self)
+        }
+        @inline(__always) func scaleAndSlide16(_ at: Int) {
+            let s = sums16(at)
+            outBytes.storeBytes(of: scaled(s), toByteOffset: at, as: SIMD16<UInt8>.self)
+            sumBytes.storeBytes(of: slid(s, at), toByteOffset: 2 &* at, as: SIMD16<UInt16>.self)
+        }
         var x = 0
         while x + 64 <= count {
             let d0 = differ(x), d1 = differ(x + 16), d2 = differ(x + 32), d3 = differ(x + 48)
@@ -281,13 +312,11 @@ final class AlphaFeather {
                 let same = d.isAllZero
                 if let previousOut, previousSame[group + k] != 0 {
                     copyAbove(at, previousOut)
-                    if !same {
-                        for c in at..<(at + 16) { sums[c] = sums[c] &+ UInt16(entering[c]) &- UInt16(leaving[c]) }
-                    }
+                    if !same { slide16(at) }
                 } else if same {
-                    for c in at..<(at + 16) { out[c] = UInt8(truncatingIfNeeded: (UInt32(sums[c]) &* scale) &>> 16) }
+                    scale16(at)
                 } else {
-                    scaleAndSlide(at, at + 16)
+                    scaleAndSlide16(at)
                 }
                 previousSame[group + k] = same ? 1 : 0
             }

@@ -32,6 +32,12 @@ final class ColourEdges {
     /// The matte at colour resolution, refined; what the feather reads.
     let plane: UnsafeMutablePointer<UInt8>
     private let uncertain: UnsafeMutablePointer<UInt8>
+    /// Per row, one bit per 16 marks (from the row's start) that may hold a nonzero one: a bit
+    /// clear means those 16 marks are 0. The next frame clears only these groups, and `decide`
+    /// looks for uncertain pixels only in them: most of a frame is far from any edge, and the
+    /// whole-plane clear and scan were most of what the marks cost.
+    private let markedGroups: UnsafeMutablePointer<UInt64>
+    private let groupWords: Int
     /// Where colour decided this frame (pixel indices), for `restoreDecided`; past its capacity
     /// the whole plane is scanned instead.
     private let decidedList: UnsafeMutablePointer<Int32>
@@ -75,12 +81,15 @@ final class ColourEdges {
         var layout = BufferLayout()
         let planeSlot = layout.reserve(UInt8.self, count: pixels)
         let uncertainSlot = layout.reserve(UInt8.self, count: pixels)
+        groupWords = (alphaSize.width + 16 * 64 - 1) / (16 * 64)
+        let markedGroupsSlot = layout.reserve(UInt64.self, count: groupWords * alphaSize.height)
         let decidedSlot = layout.reserve(Int32.self, count: decidedCapacity)
         let firstColumnSlot = layout.reserve(Int32.self, count: workSize.width + 1)
         let columnReadsSlot = layout.reserve(Int32.self, count: 4 * alphaSize.width)
         memory = try AlignedBuffer(layout: layout)
         plane = memory.pointer(planeSlot)
         uncertain = memory.pointer(uncertainSlot)
+        markedGroups = memory.pointer(markedGroupsSlot)
         decidedList = memory.pointer(decidedSlot)
         firstColumn = memory.pointer(firstColumnSlot)
         let columnReads = memory.pointer(columnReadsSlot)
@@ -201,8 +210,95 @@ final class ColourEdges {
                 x = end
             }
         }
-        uncertain.update(repeating: 0, count: alphaSize.pixelCount)
+        clearMarks()
         decidedCount = 0
+    }
+
+    /// Zeroes the marks of every group last frame marked (the plane has 16 bytes of room past its
+    /// end, and a group running into the next row clears marks that are being cleared or are 0).
+    @inline(never)
+    private func clearMarks() {
+        let width = alphaSize.width
+        for y in 0..<alphaSize.height {
+            let words = markedGroups + y * groupWords
+            let marks = UnsafeMutableRawPointer(uncertain + y * width)
+            for w in 0..<groupWords {
+                var bits = words[w]
+                while bits != 0 {
+                    let g = (w &<< 6) &+ bits.trailingZeroBitCount
+                    marks.storeBytes(of: SIMD16<UInt8>(), toByteOffset: g &<< 4, as: SIMD16<UInt8>.self)
+                    bits &= bits &- 1
+                }
+                words[w] = 0
+            }
+        }
+    }
+
+    /// Notes that marks x..<end of row y may be nonzero (x < end).
+    @inline(__always)
+    private func noteMarks(y: Int, from x: Int, to end: Int) {
+        let words = markedGroups + y &* groupWords
+        var g = x &>> 4
+        let last = (end &- 1) &>> 4
+        while g <= last {
+            words[g &>> 6] |= 1 &<< UInt64(g & 63)
+            g &+= 1
+        }
+    }
+
+    /// Notes that group g (marks 16 g ..< 16 g + 16) of row y may hold nonzero marks.
+    @inline(__always)
+    private func noteGroup(y: Int, _ g: Int) {
+        markedGroups[y &* groupWords &+ g &>> 6] |= 1 &<< UInt64(g & 63)
+    }
+
+    /// The first nonzero mark of row y at or after x, or the width: only noted groups are read.
+    @inline(__always)
+    private func firstMark(y: Int, from x: Int) -> Int {
+        let width = alphaSize.width
+        let words = markedGroups + y &* groupWords
+        let rowMarks = UnsafeRawPointer(uncertain + y &* width)
+        let groups = (width &+ 15) &>> 4
+        var g = x &>> 4
+        while g < groups {
+            let bits = words[g &>> 6] &>> UInt64(g & 63)
+            if bits == 0 {
+                g = (g | 63) &+ 1
+                continue
+            }
+            g &+= bits.trailingZeroBitCount
+            if g >= groups { break }
+            let base = g &<< 4
+            if base &+ 16 <= width {
+                // Both words of the group at once, the bytes before x masked off.
+                @inline(__always) func nonzero(_ at: Int) -> UInt64 {
+                    // Bit 7 of each nonzero byte (no carry leaves a byte: (m & 0x7F) + 0x7F <= 0xFE).
+                    let word = UInt64(littleEndian: rowMarks.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                    return (((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
+                }
+                var low = nonzero(base)
+                var high = nonzero(base &+ 8)
+                let skip = x &- base
+                if skip > 0 {
+                    if skip >= 8 {
+                        low = 0
+                        high &= ~0 &<< UInt64(8 &* (skip &- 8))
+                    } else {
+                        low &= ~0 &<< UInt64(8 &* skip)
+                    }
+                }
+                if low != 0 { return base &+ low.trailingZeroBitCount &>> 3 }
+                if high != 0 { return base &+ 8 &+ high.trailingZeroBitCount &>> 3 }
+            } else {
+                var p = max(x, base)
+                while p < width {
+                    if rowMarks.load(fromByteOffset: p, as: UInt8.self) != 0 { return p }
+                    p &+= 1
+                }
+            }
+            g &+= 1
+        }
+        return width
     }
 
     /// Marks `reach` pixels either side of every change along rows and along columns.
@@ -220,7 +316,7 @@ final class ColourEdges {
             let row = UnsafePointer(plane + y * width)
             let marks = uncertain + y * width
             if reach <= 8 && width >= 16 + 2 * reach {
-                markChangesAlong(row, marks)
+                markChangesAlong(row, marks, markedGroups + y * groupWords)
             } else {
                 var x = 0
                 while true {
@@ -229,6 +325,7 @@ final class ColourEdges {
                     let first = max(0, change - reach)
                     let last = min(width, change + reach)
                     (marks + first).update(repeating: 1, count: last - first)
+                    noteMarks(y: y, from: first, to: last)
                     x = change
                 }
             }
@@ -257,10 +354,14 @@ final class ColourEdges {
                 for yy in top..<bottom {
                     let at = UnsafeMutableRawPointer(uncertain + yy * width + c)
                     at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | changed, as: SIMD16<UInt8>.self)
+                    noteGroup(y: yy, c &>> 4)
                 }
             }
             for c in (16 * groups)..<width where row[c] != plane[(y - 1) * width + c] {
-                for yy in top..<bottom { uncertain[yy * width + c] = 1 }
+                for yy in top..<bottom {
+                    uncertain[yy * width + c] = 1
+                    noteGroup(y: yy, c &>> 4)
+                }
             }
         }
     }
@@ -273,7 +374,8 @@ final class ColourEdges {
     /// and last `reach` pixels, whose window leaves the row, are marked from the changes near them.
     /// Needs reach <= 8 (one load each side covers the window) and width >= 16 + 2 reach.
     @inline(__always)
-    private func markChangesAlong(_ row: UnsafePointer<UInt8>, _ marks: UnsafeMutablePointer<UInt8>) {
+    private func markChangesAlong(_ row: UnsafePointer<UInt8>, _ marks: UnsafeMutablePointer<UInt8>,
+                                  _ words: UnsafeMutablePointer<UInt64>) {
         let width = alphaSize.width
         let reach = self.reach
         let raw = UnsafeRawPointer(row)
@@ -290,6 +392,9 @@ final class ColourEdges {
             let at = UnsafeMutableRawPointer(marks + x)
             at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ((changes | (0 &- changes)) &>> 7),
                           as: SIMD16<UInt8>.self)
+            let g = x &>> 4, h = (x &+ 15) &>> 4
+            words[g &>> 6] |= 1 &<< UInt64(g & 63)
+            words[h &>> 6] |= 1 &<< UInt64(h & 63)
         }
         // The groups cover reach ..< width - reach, the last one overlapping the one before it
         // (marking twice is marking once).
@@ -310,9 +415,13 @@ final class ColourEdges {
         // The first and last `reach` pixels, from the few changes that reach them.
         for c in 1..<(2 * reach) where row[c] != row[c - 1] {
             for m in max(0, c - reach)..<min(reach, c + reach) { marks[m] = 1 }
+            words[0] |= 1
         }
         for c in (width - 2 * reach + 1)..<width where row[c] != row[c - 1] {
-            for m in max(width - reach, c - reach)..<min(width, c + reach) { marks[m] = 1 }
+            for m in max(width - reach, c - reach)..<min(width, c + reach) {
+                marks[m] = 1
+                words[(m &>> 4) &>> 6] |= 1 &<< UInt64((m &>> 4) & 63)
+            }
         }
     }
 
@@ -335,6 +444,7 @@ final class ColourEdges {
                 for yy in max(0, y - reach)..<min(height, y + reach) { uncertain[yy * width + c] = 1 }
             }
         }
+        for y in 0..<height { noteMarks(y: y, from: 0, to: width) }
     }
 
     /// Hole runs of at most `stripLength` work pixels with the subject at one end. (A vector
@@ -348,7 +458,7 @@ final class ColourEdges {
             let wy = Int(rowMap[y])
             let marks = uncertain + y * alphaSize.width
             if wy == lastRow {
-                marks.copyElements(from: marks - alphaSize.width, count: alphaSize.width)
+                copyMarks(intoRow: y)
                 continue
             }
             lastRow = wy
@@ -360,10 +470,39 @@ final class ColourEdges {
                 let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: value)
                 if value == RunLabeller.hole && end - x <= stripLength
                     && ((x > 0 && matte[x - 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
-                    for m in Int(firstColumn[x])..<max(Int(firstColumn[x]), Int(firstColumn[end])) { marks[m] = 1 }
+                    let first = Int(firstColumn[x]), last = Int(firstColumn[end])
+                    if first < last {
+                        for m in first..<last { marks[m] = 1 }
+                        noteMarks(y: y, from: first, to: last)
+                    }
                 }
                 x = end
             }
+        }
+    }
+
+    /// Row y's marks made those of row y - 1: only the groups either has noted are copied (a
+    /// group neither noted is 0 in both), and y takes y - 1's notes.
+    @inline(__always)
+    private func copyMarks(intoRow y: Int) {
+        let width = alphaSize.width
+        let to = uncertain + y * width
+        let from = to - width
+        let words = markedGroups + y * groupWords
+        let above = words - groupWords
+        for w in 0..<groupWords {
+            var bits = words[w] | above[w]
+            while bits != 0 {
+                let start = ((w &<< 6) &+ bits.trailingZeroBitCount) &<< 4
+                if start &+ 16 <= width {
+                    UnsafeMutableRawPointer(to + start).storeBytes(of: UnsafeRawPointer(from + start).loadUnaligned(as: SIMD16<UInt8>.self),
+                                                                   as: SIMD16<UInt8>.self)
+                } else {
+                    (to + start).copyElements(from: from + start, count: width &- start)
+                }
+                bits &= bits &- 1
+            }
+            words[w] = above[w]
         }
     }
 
@@ -376,7 +515,6 @@ final class ColourEdges {
     @inline(never)
     private func decide(_ probe: ColourProbe) {
         let width = alphaSize.width
-        let marks = UnsafeRawPointer(uncertain)
         // Nothing read yet by `vertical` this frame.
         upThrough.update(repeating: Int32.min / 2, count: width)
         upLast.update(repeating: -1, count: width)
@@ -386,46 +524,23 @@ final class ColourEdges {
             let rowMarks = uncertain + y * width
             let row = plane + y * width
             var x = 0
-            while x < width {
-                // 64 marks at a time (vector lanes) to the next uncertain pixel, then eight (words:
-                // there is one among the 64 unless the row ends first), then to the next sure one.
-                if x &+ 64 <= width {
-                    let at = y &* width &+ x
-                    @inline(__always) func marksAt(_ offset: Int) -> SIMD16<UInt8> {
-                        marks.loadUnaligned(fromByteOffset: at &+ offset, as: SIMD16<UInt8>.self)
-                    }
-                    if (marksAt(0) | marksAt(16) | marksAt(32) | marksAt(48)).isAllZero {
-                        x &+= 64
-                        continue
-                    }
-                }
-                var bits: UInt64 = 0
-                while x &+ 8 <= width {
-                    // Bit 7 of each nonzero byte (no carry leaves a byte: (m & 0x7F) + 0x7F <= 0xFE).
-                    let word = UInt64(littleEndian: UnsafeRawPointer(rowMarks).loadUnaligned(fromByteOffset: x, as: UInt64.self))
-                    bits = (((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & 0x8080_8080_8080_8080
-                    if bits != 0 { break }
-                    x &+= 8
-                }
-                if bits != 0 {
-                    x &+= bits.trailingZeroBitCount >> 3
-                } else {
-                    while x < width && rowMarks[x] == 0 { x &+= 1 }
-                    if x >= width { break }
-                }
+            while true {
+                x = firstMark(y: y, from: x)
+                if x >= width { break }
                 var end = x + 1
                 if vectorised {
                     end = Self.sureFrom(rowMarks, x + 1, width: width)
                 } else {
                     while end < width && rowMarks[end] != 0 { end += 1 }
                 }
-                var left = Sample()
-                if x > 0 { left = Sample(subject: row[x - 1] >= 128, colour: probe.colour(x: x - 1, y: y)) }
-                var right = Sample()
-                if end < width { right = Sample(subject: row[end] >= 128, colour: probe.colour(x: end, y: y)) }
                 if vectorised {
-                    decideRun(from: x, to: end, y: y, left: left, right: right, probe)
+                    decideRun(from: x, to: end, y: y, leftSubject: x > 0 && row[x - 1] >= 128,
+                              rightSubject: end < width && row[end] >= 128, probe)
                 } else {
+                    var left = Sample()
+                    if x > 0 { left = Sample(subject: row[x - 1] >= 128, colour: probe.colour(x: x - 1, y: y)) }
+                    var right = Sample()
+                    if end < width { right = Sample(subject: row[end] >= 128, colour: probe.colour(x: end, y: y)) }
                     for p in x..<end {
                         let references = references(p: p, y: y, run: x..<end, left: left, right: right, remembered: false, probe)
                         decide(x: p, y: y, references, probe)
@@ -468,29 +583,28 @@ final class ColourEdges {
     }
 
     /// One run through the lanes: references and colours gathered, decided at once, written back.
+    /// The sure pixels either side of the run (`leftSubject`, `rightSubject` their sides) have
+    /// their colours read with the run's, in the same lanes, rather than one by one.
     @inline(never)
-    private func decideRun(from x: Int, to end: Int, y: Int, left: Sample, right: Sample, _ probe: ColourProbe) {
+    private func decideRun(from x: Int, to end: Int, y: Int, leftSubject: Bool, rightSubject: Bool, _ probe: ColourProbe) {
         let width = alphaSize.width
         let count = end - x
-        probe.colours(x: x, y: y, count: count, r: lanes.colourR, g: lanes.colourG, b: lanes.colourB)
+        let first = x > 0 ? x - 1 : x
+        let last = end < width ? end + 1 : end
+        let (r, g, b) = (lanes.colourR, lanes.colourG, lanes.colourB)
+        // From one before the run's colours (EdgeLanes' colour rows have room before them).
+        probe.colours(x: first, y: y, count: last - first, r: r - (x - first), g: g - (x - first), b: b - (x - first))
+        var left = Sample()
+        if x > 0 { left = Sample(subject: leftSubject, colour: SIMD3(r[-1], g[-1], b[-1])) }
+        var right = Sample()
+        if end < width { right = Sample(subject: rightSubject, colour: SIMD3(r[count], g[count], b[count])) }
         if x > 0 && end < width && count <= lookout && left.subject != right.subject {
-            // Every pixel of the run is within reach of both ends: the same two samples for all.
+            // Every pixel of the run is within reach of both ends: the same two samples for all,
+            // and where they are alike colour decides none of it.
             let subject = left.subject ? left.colour : right.colour
             let ground = left.subject ? right.colour : left.colour
-            // The lanes' rows as locals: stores through one would otherwise reload the others.
-            let sR = lanes.subjectR, sG = lanes.subjectG, sB = lanes.subjectB, sN = lanes.subjectCount
-            let gR = lanes.groundR, gG = lanes.groundG, gB = lanes.groundB, gN = lanes.groundCount
-            for k in 0..<count {
-                sR[k] = subject.x
-                sG[k] = subject.y
-                sB[k] = subject.z
-                sN[k] = 1
-                gR[k] = ground.x
-                gG[k] = ground.y
-                gB[k] = ground.z
-                gN[k] = 1
-            }
-            lanes.solve(count: count, singleSamples: true)
+            guard Int(EdgeLanes.contrast(subject: subject, ground: ground)) >= Self.minimumContrast else { return }
+            lanes.solve(count: count, subject: subject, ground: ground)
         } else {
             gatherReferences(from: x, to: end, y: y, left: left, right: right, probe)
             lanes.solve(count: count)

@@ -32,8 +32,9 @@ final class EdgeLanes {
 
     init(capacity: Int) throws(SystemError) {
         self.capacity = capacity
-        // The colour rows are written 16 lanes at a time from up to one before their start
-        // (ColourProbe.colours): 16 elements of room before each row and 16 after it.
+        // The colour rows are written 16 lanes at a time from up to two before their start
+        // (ColourProbe.colours, from the sure pixel before a run) to 15 past their end: 16
+        // elements of room before each row and 16 after it.
         let stride = capacity + 32
         var layout = BufferLayout()
         let storageSlot = layout.reserve(Int32.self, count: 12 * stride)
@@ -73,76 +74,108 @@ final class EdgeLanes {
         Lanes(repeating: 65536) &- (negative(1 &- count) & 32768) &- (negative(2 &- count) & 10922)
     }
 
-    /// Decides pixels 0..<count (at most `capacity`). `singleSamples`: every count is 0 or 1 (a run
-    /// whose two ends serve all its pixels), so the means are the sums themselves (the
-    /// reciprocal of 0 and 1 is 65536) and their six lane multiplies are left out: the same bytes.
+    /// Decides pixels 0..<count (at most `capacity`).
     @inline(never)
-    func solve(count: Int, singleSamples: Bool = false) {
+    func solve(count: Int) {
         precondition(count <= capacity)
         // The lanes past the end must decide nothing (and read initialised memory).
         for i in count..<(count + Self.width) {
             subjectCount[i] = 0
             groundCount[i] = 0
         }
-        if singleSamples { solve(count: count, single: true) } else { solve(count: count, single: false) }
-    }
-
-    @inline(__always)
-    private func solve(count: Int, single: Bool) {
         var i = 0
         while i < count {
             let sn = Self.load(subjectCount, i)
             let gn = Self.load(groundCount, i)
             // Both sides sampled: all ones where subject and background counts are above 0.
             let both = Self.negative(0 &- sn) & Self.negative(0 &- gn)
-            var bR = Self.load(groundR, i), bG = Self.load(groundG, i), bB = Self.load(groundB, i)
-            var fR = Self.load(subjectR, i), fG = Self.load(subjectG, i), fB = Self.load(subjectB, i)
-            if !single {
-                let sr = Self.reciprocal(sn)
-                let gr = Self.reciprocal(gn)
-                bR = Self.mean(bR, gr)
-                bG = Self.mean(bG, gr)
-                bB = Self.mean(bB, gr)
-                fR = Self.mean(fR, sr)
-                fG = Self.mean(fG, sr)
-                fB = Self.mean(fB, sr)
-            }
-            let dR = fR &- bR
-            let dG = fG &- bG
-            let dB = fB &- bB
+            let sr = Self.reciprocal(sn)
+            let gr = Self.reciprocal(gn)
+            let bR = Self.mean(Self.load(groundR, i), gr)
+            let bG = Self.mean(Self.load(groundG, i), gr)
+            let bB = Self.mean(Self.load(groundB, i), gr)
+            let dR = Self.mean(Self.load(subjectR, i), sr) &- bR
+            let dG = Self.mean(Self.load(subjectG, i), sr) &- bG
+            let dB = Self.mean(Self.load(subjectB, i), sr) &- bB
             let contrast = dR &* dR &+ dG &* dG &+ dB &* dB
             let contrasted = ~Self.negative(contrast &- Lanes(repeating: Int32(ColourEdges.minimumContrast)))
-            let eR = Self.load(colourR, i) &- bR
-            let eG = Self.load(colourG, i) &- bG
-            let eB = Self.load(colourB, i) &- bB
-            let along = eR &* dR &+ eG &* dG &+ eB &* dB
-            let length = eR &* eR &+ eG &* eG &+ eB &* eB
-            // length * contrast - along^2 <= contrast^2: up to 3.8e10, exact in doubles (below 2^53).
-            let cD = SIMD4<Double>(contrast)
-            let aD = SIMD4<Double>(along)
-            let offD = SIMD4<Double>(length) * cD - aD * aD
-            // The sign bit of contrast^2 - off (+0 when equal): all ones where off <= contrast^2.
-            let margin = unsafeBitCast(cD * cD - offD, to: SIMD4<Int64>.self)
-            let near = ~Lanes(truncatingIfNeeded: margin &>> 63)
-            // alpha = clamp((along * 255 + contrast / 2) / contrast, 0, 255): along clamped to
-            // 0...contrast first gives the same quotient and keeps it within 8 bits.
-            let positive = along & ~Self.negative(along)
-            let over = positive &- contrast
-            let clamped = contrast &+ (over & Self.negative(over))
-            let numerator = clamped &* 255 &+ (contrast &>> 1)
-            // The quotient from a float division, then put right by one step either way: the float
-            // error is far below one (numerator < 2^26, contrast exact), so one step is enough.
             // (A contrast of 0, in lanes that decide nothing, divides by 1 instead.)
             let divisor = contrast | (Self.negative(contrast &- 1) & 1)
-            // Float to integer by the 1.5 x 2^23 bias (round to nearest, within one of the floor):
-            // the SIMD conversion initialiser stays an out-of-line generic call.
-            let biased = SIMD4<Float>(numerator) / SIMD4<Float>(divisor) + SIMD4<Float>(repeating: 12_582_912)
-            var quotient = unsafeBitCast(biased, to: Lanes.self) &- 0x4B40_0000
-            quotient &+= ~Self.negative(numerator &- (quotient &+ 1) &* contrast) & 1
-            quotient &-= Self.negative(numerator &- quotient &* contrast) & 1
-            let decided = both & contrasted & near
-            UnsafeMutableRawPointer(alpha + i).storeBytes(of: (quotient & decided) | ~decided, as: Lanes.self)
+            let alpha = Self.project(colourR: Self.load(colourR, i), colourG: Self.load(colourG, i),
+                                     colourB: Self.load(colourB, i), ground: (bR, bG, bB), difference: (dR, dG, dB),
+                                     contrast: contrast, divisor: SIMD4<Float>(divisor))
+            let decided = both & contrasted
+            UnsafeMutableRawPointer(self.alpha + i).storeBytes(of: (alpha & decided) | ~decided, as: Lanes.self)
             i += Self.width
         }
+    }
+
+    /// |F - B|^2 of one subject and one background colour: `solve(count:subject:ground:)` wants
+    /// at least ColourEdges.minimumContrast (below it colour decides nothing).
+    @inline(__always)
+    static func contrast(subject: SIMD3<Int32>, ground: SIMD3<Int32>) -> Int32 {
+        let d = subject &- ground
+        return (d &* d).wrappedSum()
+    }
+
+    /// `solve` where every pixel has the same single subject sample and single background sample
+    /// (a run whose two ends serve all its pixels, the common case), contrasted enough: means,
+    /// difference, contrast and divisor are the run's, not the lane's, so the sample rows are not
+    /// filled or read and each lane only projects its own colour. The same alpha as `solve` with
+    /// those samples in every lane; lanes past `count` are left undefined.
+    @inline(never)
+    func solve(count: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>) {
+        precondition(count <= capacity)
+        let c = Self.contrast(subject: subject, ground: ground)
+        precondition(Int(c) >= ColourEdges.minimumContrast)
+        let d = subject &- ground
+        let ground = (Lanes(repeating: ground.x), Lanes(repeating: ground.y), Lanes(repeating: ground.z))
+        let difference = (Lanes(repeating: d.x), Lanes(repeating: d.y), Lanes(repeating: d.z))
+        let contrast = Lanes(repeating: c)
+        let divisor = SIMD4<Float>(repeating: Float(c))
+        var i = 0
+        while i < count {
+            let alpha = Self.project(colourR: Self.load(colourR, i), colourG: Self.load(colourG, i),
+                                     colourB: Self.load(colourB, i), ground: ground, difference: difference,
+                                     contrast: contrast, divisor: divisor)
+            UnsafeMutableRawPointer(self.alpha + i).storeBytes(of: alpha, as: Lanes.self)
+            i += Self.width
+        }
+    }
+
+    /// The pixel's colour I placed on the line from B (`ground`) to F (B + `difference`):
+    /// alpha 0...255, or -1 (all ones) where I lies too far off the line. `contrast` is
+    /// |F - B|^2, `divisor` the same as floats (1 where the contrast is 0).
+    @inline(__always)
+    private static func project(colourR: Lanes, colourG: Lanes, colourB: Lanes, ground: (Lanes, Lanes, Lanes),
+                                difference: (Lanes, Lanes, Lanes), contrast: Lanes, divisor: SIMD4<Float>) -> Lanes {
+        let (dR, dG, dB) = difference
+        let eR = colourR &- ground.0
+        let eG = colourG &- ground.1
+        let eB = colourB &- ground.2
+        let along = eR &* dR &+ eG &* dG &+ eB &* dB
+        let length = eR &* eR &+ eG &* eG &+ eB &* eB
+        // length * contrast - along^2 <= contrast^2: up to 3.8e10, exact in doubles (below 2^53).
+        let cD = SIMD4<Double>(contrast)
+        let aD = SIMD4<Double>(along)
+        let offD = SIMD4<Double>(length) * cD - aD * aD
+        // The sign bit of contrast^2 - off (+0 when equal): all ones where off <= contrast^2.
+        let margin = unsafeBitCast(cD * cD - offD, to: SIMD4<Int64>.self)
+        let near = ~Lanes(truncatingIfNeeded: margin &>> 63)
+        // alpha = clamp((along * 255 + contrast / 2) / contrast, 0, 255): along clamped to
+        // 0...contrast first gives the same quotient and keeps it within 8 bits.
+        let positive = along & ~negative(along)
+        let over = positive &- contrast
+        let clamped = contrast &+ (over & negative(over))
+        let numerator = clamped &* 255 &+ (contrast &>> 1)
+        // The quotient from a float division, then put right by one step either way: the float
+        // error is far below one (numerator < 2^26, contrast exact), so one step is enough.
+        // Float to integer by the 1.5 x 2^23 bias (round to nearest, within one of the floor):
+        // the SIMD conversion initialiser stays an out-of-line generic call.
+        let biased = SIMD4<Float>(numerator) / divisor + SIMD4<Float>(repeating: 12_582_912)
+        var quotient = unsafeBitCast(biased, to: Lanes.self) &- 0x4B40_0000
+        quotient &+= ~negative(numerator &- (quotient &+ 1) &* contrast) & 1
+        quotient &-= negative(numerator &- quotient &* contrast) & 1
+        return (quotient & near) | ~near
     }
 }

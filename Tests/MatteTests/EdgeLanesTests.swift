@@ -17,10 +17,8 @@ import Testing
         }
     }
 
-    /// Counts up to 3 through the general solve; counts 0 or 1 (ColourEdges' runs decided from
-    /// their two ends) also through the single-sample solve, which leaves the means out.
-    @Test(arguments: [false, true])
-    func lanesEqualTheScalarFormulaForEveryKindOfInput(singleSamples: Bool) throws {
+    /// Counts 0 to 3 through the general solve.
+    @Test func lanesEqualTheScalarFormulaForEveryKindOfInput() throws {
         let lanes = try EdgeLanes(capacity: 1000)
         var noise = Noise(state: 0x9E37_79B9_7F4A_7C15)
         var decided = 0
@@ -35,8 +33,8 @@ import Testing
             }
             let count = 1 + Int(noise.next(1000))
             for k in 0..<count {
-                let sn = noise.next(singleSamples ? 2 : 4)
-                let gn = noise.next(singleSamples ? 2 : 4)
+                let sn = noise.next(4)
+                let gn = noise.next(4)
                 lanes.subjectCount[k] = sn
                 lanes.groundCount[k] = gn
                 lanes.subjectR[k] = channel(sn)
@@ -49,7 +47,7 @@ import Testing
                 lanes.colourG[k] = channel(1)
                 lanes.colourB[k] = channel(1)
             }
-            lanes.solve(count: count, singleSamples: singleSamples)
+            lanes.solve(count: count)
             for k in 0..<count {
                 let expected = ColourEdges.alpha(
                     subject: SIMD3(lanes.subjectR[k], lanes.subjectG[k], lanes.subjectB[k]),
@@ -68,6 +66,46 @@ import Testing
         }
         // Not vacuous: many inputs decided, many of them partial.
         #expect(decided > 5_000 && partial > 2_500, "decided \(decided), partial \(partial)")
+    }
+
+    /// One subject and one background sample shared by the whole run (ColourEdges' runs decided
+    /// from their two ends), through the solve that works out their contrast once.
+    @Test func sharedPairEqualsTheScalarFormula() throws {
+        let lanes = try EdgeLanes(capacity: 1000)
+        var noise = Noise(state: 0x2545_F491_4F6C_DD1D)
+        var decided = 0
+        var partial = 0
+        var alike = 0
+        for round in 0..<600 {
+            let extreme = round % 4 == 0
+            func channel() -> Int32 { extreme ? 255 * noise.next(2) : noise.next(256) }
+            let subject = SIMD3(channel(), channel(), channel())
+            let ground = SIMD3(channel(), channel(), channel())
+            let count = 1 + Int(noise.next(200))
+            for k in 0..<count {
+                lanes.colourR[k] = channel()
+                lanes.colourG[k] = channel()
+                lanes.colourB[k] = channel()
+            }
+            let contrasted = Int(EdgeLanes.contrast(subject: subject, ground: ground)) >= ColourEdges.minimumContrast
+            if contrasted { lanes.solve(count: count, subject: subject, ground: ground) } else { alike += 1 }
+            for k in 0..<count {
+                let expected = ColourEdges.alpha(subject: subject, subjectCount: 1, ground: ground, groundCount: 1,
+                                                 colour: SIMD3(lanes.colourR[k], lanes.colourG[k], lanes.colourB[k]))
+                guard contrasted else {
+                    #expect(expected == nil, "round \(round): alike, yet the formula decides")
+                    break
+                }
+                let got = lanes.alpha[k]
+                #expect(got == (expected.map { Int32($0) } ?? -1), "round \(round) lane \(k)")
+                if got != (expected.map { Int32($0) } ?? -1) { return }
+                if let expected {
+                    decided += 1
+                    if expected > 0 && expected < 255 { partial += 1 }
+                }
+            }
+        }
+        #expect(decided > 2_000 && partial > 1_000 && alike > 10, "decided \(decided), partial \(partial), alike \(alike)")
     }
 
     /// GroupScene moving, registered and not, YUYV and RGB: the same alpha from both paths.
