@@ -412,12 +412,20 @@ final class ColourEdges {
             x += 16
         }
         if x < lastGroup + 16 { markGroup(lastGroup) }
-        // The first and last `reach` pixels, from the few changes that reach them.
-        for c in 1..<(2 * reach) where row[c] != row[c - 1] {
+        // The first and last `reach` pixels, from the few changes that reach them; most rows have
+        // none there (their first and last 2 reach pixels one value each: one compare apiece).
+        let lane = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        let span = UInt8(truncatingIfNeeded: 2 * reach)
+        // All ones in lanes below 2 reach (the head's), and in lanes from 16 - 2 reach (the tail's).
+        let headLanes = 0 &- ((lane &- span) &>> 7)
+        let tailLanes = ~(0 &- ((lane &- (16 &- span)) &>> 7))
+        let headFlat = ((load(0) ^ SIMD16<UInt8>(repeating: row[0])) & headLanes).isAllZero
+        let tailFlat = ((load(width - 16) ^ SIMD16<UInt8>(repeating: row[width - 1])) & tailLanes).isAllZero
+        for c in 1..<(headFlat ? 1 : 2 * reach) where row[c] != row[c - 1] {
             for m in max(0, c - reach)..<min(reach, c + reach) { marks[m] = 1 }
             words[0] |= 1
         }
-        for c in (width - 2 * reach + 1)..<width where row[c] != row[c - 1] {
+        for c in (tailFlat ? width : width - 2 * reach + 1)..<width where row[c] != row[c - 1] {
             for m in max(width - reach, c - reach)..<min(width, c + reach) {
                 marks[m] = 1
                 words[(m &>> 4) &>> 6] |= 1 &<< UInt64((m &>> 4) & 63)
