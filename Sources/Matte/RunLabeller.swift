@@ -26,13 +26,16 @@ final class RunLabeller {
 
     private let runs: RunTable
     private let kind: UnsafeMutablePointer<UInt8>
-    private let foregroundContact: UnsafeMutablePointer<Int32>
-    private let backgroundContact: UnsafeMutablePointer<Int32>
-    /// Pass 1's pairs of vertically touching runs of different classes: the only vertical
-    /// links pass 2 can add (see `linkBinary`). At most one per step of the walk over two rows'
-    /// runs, so at most two per run.
-    private let crossUpper: UnsafeMutablePointer<Int32>
-    private let crossLower: UnsafeMutablePointer<Int32>
+    /// Two counts per run in one word, so one add carries both through the unions and the
+    /// flattening: pass 1, a hole's foreground contact (high half) and background contact (low
+    /// half), kept for holes only (other runs' words are left as they were); pass 2, "touches
+    /// the frame border" (high) and area (low). Neither half comes near
+    /// 2^32 (both are bounded by 4 x the pixels), so the low half never carries into the high.
+    private let counts: UnsafeMutablePointer<UInt64>
+    /// Pass 1's pairs of vertically touching runs of different classes, upper run in the low
+    /// half and lower in the high: the only vertical links pass 2 can add (see `linkBinary`). At
+    /// most one per step of the walk over two rows' runs, so at most two per run.
+    private let crossPairs: UnsafeMutablePointer<UInt64>
     private var crossCount = 0
     private let memory: AlignedBuffer
 
@@ -42,16 +45,12 @@ final class RunLabeller {
         runs = try RunTable(width: width, height: height)
         var layout = BufferLayout()
         let kindSlot = layout.reserve(UInt8.self, count: runs.capacity)
-        let foregroundSlot = layout.reserve(Int32.self, count: runs.capacity)
-        let backgroundSlot = layout.reserve(Int32.self, count: runs.capacity)
-        let crossUpperSlot = layout.reserve(Int32.self, count: 2 * runs.capacity)
-        let crossLowerSlot = layout.reserve(Int32.self, count: 2 * runs.capacity)
+        let countsSlot = layout.reserve(UInt64.self, count: runs.capacity)
+        let crossSlot = layout.reserve(UInt64.self, count: 2 * runs.capacity)
         memory = try AlignedBuffer(layout: layout)
         kind = memory.pointer(kindSlot)
-        foregroundContact = memory.pointer(foregroundSlot)
-        backgroundContact = memory.pointer(backgroundSlot)
-        crossUpper = memory.pointer(crossUpperSlot)
-        crossLower = memory.pointer(crossLowerSlot)
+        counts = memory.pointer(countsSlot)
+        crossPairs = memory.pointer(crossSlot)
     }
 
     /// Reads the class map (width x height, packed) and writes the binary mask (0 or 255, packed).
@@ -69,6 +68,17 @@ final class RunLabeller {
 
     // MARK: pass 1
 
+    /// A hole's count of a contact with a run of class `other` (background or foreground): one
+    /// in the low half for background, in the high half for foreground, without a branch.
+    @inline(__always)
+    private static func contactUnit(_ other: UInt8) -> UInt64 {
+        1 &<< (UInt64(other & foreground) &<< 4)
+    }
+
+    /// Finds each row's runs and, as each is made, walks the runs above it that it overlaps
+    /// (4-connectivity): those of its class are joined to it, the others tell a hole what borders
+    /// it and are kept for pass 2. The runs of two rows tile the same columns, so the runs above
+    /// one run are a contiguous stretch, ending where the next run's stretch begins.
     @inline(never)
     private func extractAndLinkRuns(classes: UnsafePointer<UInt8>) -> Bool {
         // The tables as locals: read through `self` and `runs`, every store through one of them
@@ -79,96 +89,93 @@ final class RunLabeller {
         let parent = runs.parent
         let rowFirst = runs.rowFirst
         let kind = self.kind
-        let foregroundContact = self.foregroundContact
-        let backgroundContact = self.backgroundContact
-        let crossUpper = self.crossUpper
-        let crossLower = self.crossLower
+        let counts = self.counts
+        let crossPairs = self.crossPairs
         let width = self.width
         let height = self.height
         let capacity = self.capacity
-        @inline(__always) func index32(_ i: Int) -> Int32 { Int32(truncatingIfNeeded: i) }
         var crosses = 0
         var n = 0
-        let lastRow = height - 1
+        let lastRow = height &- 1
         for y in 0..<height {
-            let row = classes + y * width
-            rowFirst[y] = index32(n)
+            let row = classes + y &* width
+            rowFirst[y] = Int32(truncatingIfNeeded: n)
+            // The frame border is unknown territory: it argues against filling a hole, as a
+            // background contact (the first and last rows along their length, the side columns
+            // once per row).
+            let edgeRow = y == 0 || y == lastRow
+            // The run above that reaches past the columns done so far, and where it starts.
+            var above = y > 0 ? Int(rowFirst[y &- 1]) : 0
+            var aboveStart: Int32 = 0
+            var leftKind = Self.background
             var x = 0
             while x < width {
                 let k = row[x]
-                let e = Self.runEnd(row: row, from: x, width: width, value: k)
+                let e = Self.classRunEnd(row: row, from: x, width: width, value: k)
                 if n == capacity {
                     runs.count = n
                     crossCount = crosses
                     return false
                 }
-                start[n] = index32(x)
-                end[n] = index32(e)
+                let e32 = Int32(truncatingIfNeeded: e)
+                start[n] = Int32(truncatingIfNeeded: x)
+                end[n] = e32
                 kind[n] = k
-                parent[n] = index32(n)
-                // The frame border is unknown territory: it argues against filling a hole.
-                var border: Int32 = 0
-                if y == 0 || y == lastRow { border = index32(e &- x) }
-                if x == 0 { border &+= 1 }
-                if e == width { border &+= 1 }
-                // The run on the left (a different class) is a contact of length 1 either way,
-                // counted here without branches on the classes: they mispredicted.
-                let isHole: Int32 = k == Self.hole ? 1 : 0
-                let isForeground: Int32 = k == Self.foreground ? 1 : 0
-                var leftHole: Int32 = 0
-                var leftForeground: Int32 = 0
-                if x > 0 {
-                    let left = kind[n &- 1]
-                    leftHole = left == Self.hole ? 1 : 0
-                    leftForeground = left == Self.foreground ? 1 : 0
-                    foregroundContact[n &- 1] &+= leftHole & isForeground
-                    backgroundContact[n &- 1] &+= leftHole & (1 &- isForeground)
+                parent[n] = Int32(truncatingIfNeeded: n)
+                // Only holes' contacts are ever read (a component is of one class, and pass 2
+                // measures afresh), so only holes' are kept: this run and the one on its left
+                // (of another class) touch along one pixel.
+                if leftKind == Self.hole { counts[n &- 1] &+= Self.contactUnit(k) }
+                if k == Self.hole {
+                    var own: UInt64 = x > 0 ? Self.contactUnit(leftKind) : 1
+                    if edgeRow { own &+= UInt64(truncatingIfNeeded: e &- x) }
+                    if e == width { own &+= 1 }
+                    counts[n] = own
                 }
-                let hasLeft: Int32 = x > 0 ? 1 : 0
-                foregroundContact[n] = isHole & leftForeground
-                backgroundContact[n] = isHole &* (border &+ (hasLeft & (1 &- leftForeground)))
+                if y > 0 {
+                    var root = n
+                    while true {
+                        let aboveEnd = end[above]
+                        let aboveKind = kind[above]
+                        if aboveKind == k {
+                            // The lower root becomes the parent (RunTable.union), with this run's
+                            // root kept in hand rather than found again.
+                            // Mostly one step from its root: that is looked at before the search.
+                            var other = Int(parent[above])
+                            if other != above && Int(parent[other]) != other {
+                                other = RunTable.find(above, in: parent)
+                            }
+                            if other < root {
+                                parent[root] = Int32(truncatingIfNeeded: other)
+                                root = other
+                            } else if other > root {
+                                parent[other] = Int32(truncatingIfNeeded: root)
+                            }
+                        } else if (aboveKind | k) & Self.hole != 0 {
+                            // A hole and a run of another class. Pairs of background and
+                            // foreground are never joined in pass 2, so they are not kept.
+                            let overlap = UInt64(truncatingIfNeeded: min(aboveEnd, e32)
+                                                 &- max(aboveStart, Int32(truncatingIfNeeded: x)))
+                            if aboveKind == Self.hole {
+                                counts[above] &+= overlap &* Self.contactUnit(k)
+                            } else {
+                                counts[n] &+= overlap &* Self.contactUnit(aboveKind)
+                            }
+                            crossPairs[crosses] = UInt64(truncatingIfNeeded: above) | UInt64(truncatingIfNeeded: n) &<< 32
+                            crosses &+= 1
+                        }
+                        if aboveEnd > e32 { break }
+                        aboveStart = aboveEnd
+                        above &+= 1
+                        if aboveEnd == e32 { break }
+                    }
+                }
+                leftKind = k
                 n &+= 1
                 x = e
             }
-            guard y > 0 else { continue }
-            // Walks the two rows' runs in step; runs that overlap (4-connectivity) are joined
-            // when of one class, and otherwise tell a hole what borders it and are kept for
-            // pass 2.
-            let current = Int(rowFirst[y])
-            var i = Int(rowFirst[y &- 1])
-            var j = current
-            while i < current && j < n {
-                let endI = end[i]
-                let endJ = end[j]
-                let overlap = min(endI, endJ) &- max(start[i], start[j])
-                if overlap > 0 {
-                    let kindI = kind[i]
-                    let kindJ = kind[j]
-                    if kindI == kindJ {
-                        RunTable.union(i, j, in: parent)
-                    } else {
-                        if kindI == Self.hole {
-                            if kindJ == Self.foreground { foregroundContact[i] &+= overlap } else { backgroundContact[i] &+= overlap }
-                        }
-                        if kindJ == Self.hole {
-                            if kindI == Self.foreground { foregroundContact[j] &+= overlap } else { backgroundContact[j] &+= overlap }
-                        }
-                        crossUpper[crosses] = index32(i)
-                        crossLower[crosses] = index32(j)
-                        crosses &+= 1
-                    }
-                }
-                if endI < endJ {
-                    i &+= 1
-                } else if endJ < endI {
-                    j &+= 1
-                } else {
-                    i &+= 1
-                    j &+= 1
-                }
-            }
         }
-        rowFirst[height] = index32(n)
+        rowFirst[height] = Int32(truncatingIfNeeded: n)
         runs.count = n
         crossCount = crosses
         return true
@@ -177,15 +184,13 @@ final class RunLabeller {
     @inline(never)
     private func flattenSummingContacts() {
         let parent = runs.parent
-        let foregroundContact = self.foregroundContact
-        let backgroundContact = self.backgroundContact
+        let counts = self.counts
         for i in 0..<count {
             let p = Int(parent[i])
             if p != i {
                 let root = Int(parent[p])
                 parent[i] = Int32(truncatingIfNeeded: root)
-                foregroundContact[root] &+= foregroundContact[i]
-                backgroundContact[root] &+= backgroundContact[i]
+                counts[root] &+= counts[i]
             }
         }
     }
@@ -194,13 +199,12 @@ final class RunLabeller {
     private func decideHoles() {
         let parent = runs.parent
         let kind = self.kind
-        let foregroundContact = self.foregroundContact
-        let backgroundContact = self.backgroundContact
+        let counts = self.counts
         // Reuses `kind` for the binary picture: holes that stay holes become background.
         for i in 0..<count where kind[i] == Self.hole {
-            let root = Int(parent[i])
-            let inside = foregroundContact[root]
-            let total = inside + backgroundContact[root]
+            let both = counts[Int(parent[i])]
+            let inside = Int32(truncatingIfNeeded: both &>> 32)
+            let total = inside + Int32(truncatingIfNeeded: both)
             let fill = inside > 0 && inside * 100 >= Self.holeFillPercent * total
             kind[i] = fill ? Self.foreground : Self.background
         }
@@ -219,51 +223,66 @@ final class RunLabeller {
         let parent = runs.parent
         let rowFirst = runs.rowFirst
         let kind = self.kind
-        let crossUpper = self.crossUpper
-        let crossLower = self.crossLower
-        let foregroundContact = self.foregroundContact
-        let backgroundContact = self.backgroundContact
+        let crossPairs = self.crossPairs
+        let counts = self.counts
         let count = self.count
         for y in 0..<height {
             let first = Int(rowFirst[y])
             let last = Int(rowFirst[y &+ 1])
             var i = first &+ 1
             while i < last {
-                if kind[i] == kind[i &- 1] { RunTable.union(i &- 1, i, in: parent) }
+                if kind[i] == kind[i &- 1] { Self.union(i &- 1, i, in: parent) }
                 i &+= 1
             }
         }
         for p in 0..<crossCount {
-            let upper = Int(crossUpper[p])
-            let lower = Int(crossLower[p])
-            if kind[upper] == kind[lower] { RunTable.union(upper, lower, in: parent) }
+            let pair = crossPairs[p]
+            let upper = Int(truncatingIfNeeded: pair & 0xFFFF_FFFF)
+            let lower = Int(truncatingIfNeeded: pair &>> 32)
+            if kind[upper] == kind[lower] { Self.union(upper, lower, in: parent) }
         }
-        // Area in foregroundContact, "touches the frame border" in backgroundContact: over all
-        // runs in one loop without branches (vector code), then the first and last rows' runs,
-        // which touch it whatever their columns.
-        Self.measureRuns(start: runs.start, end: runs.end, count: count, width: Int32(width),
-                         area: foregroundContact, touches: backgroundContact)
-        for i in 0..<Int(rowFirst[1]) { backgroundContact[i] = 1 }
-        for i in Int(rowFirst[height - 1])..<count { backgroundContact[i] = 1 }
+        // Area and "touches the frame border" over all runs in one loop without branches (vector
+        // code), then the first and last rows' runs, which touch it whatever their columns.
+        Self.measureRuns(start: runs.start, end: runs.end, count: count, width: Int32(width), into: counts)
+        let touches: UInt64 = 1 &<< 32
+        for i in 0..<Int(rowFirst[1]) { counts[i] |= touches }
+        for i in Int(rowFirst[height - 1])..<count { counts[i] |= touches }
         for i in 0..<count {
             let p = Int(parent[i])
             if p != i {
                 let root = Int(parent[p])
                 parent[i] = Int32(truncatingIfNeeded: root)
-                foregroundContact[root] &+= foregroundContact[i]
-                backgroundContact[root] |= backgroundContact[i]
+                counts[root] &+= counts[i]
             }
         }
     }
 
+    /// `RunTable.union` (the same components, the lower root the parent), each side first tried
+    /// as one step from its root: after pass 1's flattening nearly every run is.
+    @inline(__always)
+    private static func union(_ a: Int, _ b: Int, in parent: UnsafeMutablePointer<Int32>) {
+        @inline(__always) func root(_ x: Int) -> Int {
+            let p = Int(parent[x])
+            return Int(parent[p]) == p ? p : RunTable.find(x, in: parent)
+        }
+        let ra = root(a)
+        let rb = root(b)
+        if ra < rb {
+            parent[rb] = Int32(truncatingIfNeeded: ra)
+        } else if rb < ra {
+            parent[ra] = Int32(truncatingIfNeeded: rb)
+        }
+    }
+
+    /// Each run's area (low half) and 1 in the high half when it reaches a side of the frame.
     @inline(__always)
     private static func measureRuns(start: UnsafePointer<Int32>, end: UnsafePointer<Int32>, count: Int, width: Int32,
-                                    area: UnsafeMutablePointer<Int32>, touches: UnsafeMutablePointer<Int32>) {
+                                    into counts: UnsafeMutablePointer<UInt64>) {
         for i in 0..<count {
             let s = start[i]
             let e = end[i]
-            area[i] = e &- s
-            touches[i] = (s == 0 ? 1 : 0) | (e == width ? 1 : 0)
+            let touches: UInt64 = (s == 0 ? 1 : 0) | (e == width ? 1 : 0)
+            counts[i] = UInt64(truncatingIfNeeded: UInt32(bitPattern: e &- s)) | touches &<< 32
         }
     }
 
@@ -271,33 +290,111 @@ final class RunLabeller {
     private func decideIslands(minimumBlob: Int32) {
         let parent = runs.parent
         let kind = self.kind
-        let foregroundContact = self.foregroundContact
-        let backgroundContact = self.backgroundContact
+        let counts = self.counts
         let enclosedLimit = minimumBlob / 4
         for i in 0..<count {
-            let root = Int(parent[i])
-            let area = foregroundContact[root]
+            let both = counts[Int(parent[i])]
+            let area = Int32(truncatingIfNeeded: both)
             if kind[i] == Self.foreground {
                 if area < minimumBlob { kind[i] = Self.background }
-            } else if backgroundContact[root] == 0 && area < enclosedLimit {
+            } else if both &>> 32 == 0 && area < enclosedLimit {
                 kind[i] = Self.foreground
             }
         }
     }
 
+    /// The runs as spans of one value (neighbouring runs of one class, in a row or across rows,
+    /// are one span), each written 64 bytes at a time: a span's last stores run on past its end,
+    /// over bytes the spans after it write again. Only spans ending within 64 bytes of the
+    /// frame's end are written exactly. Replaces a memset per run, most of them short.
     @inline(never)
     private func paint(into mask: UnsafeMutablePointer<UInt8>) {
         let start = runs.start
-        let end = runs.end
-        let rowFirst = runs.rowFirst
         let kind = self.kind
-        for y in 0..<height {
-            let row = mask + y * width
-            for i in Int(rowFirst[y])..<Int(rowFirst[y + 1]) {
-                let s = Int(start[i])
-                (row + s).update(repeating: kind[i] == Self.foreground ? 255 : 0, count: Int(end[i]) &- s)
+        let count = self.count
+        let width = self.width
+        let total = width &* height
+        guard count > 0 else { return }
+        @inline(__always) func fill(_ from: Int, _ to: Int, _ k: UInt8) {
+            let byte: UInt8 = k == Self.foreground ? 255 : 0
+            if to &+ 64 <= total {
+                let lanes = SIMD16<UInt8>(repeating: byte)
+                let raw = UnsafeMutableRawPointer(mask)
+                var p = from
+                repeat {
+                    raw.storeBytes(of: lanes, toByteOffset: p, as: SIMD16<UInt8>.self)
+                    raw.storeBytes(of: lanes, toByteOffset: p &+ 16, as: SIMD16<UInt8>.self)
+                    raw.storeBytes(of: lanes, toByteOffset: p &+ 32, as: SIMD16<UInt8>.self)
+                    raw.storeBytes(of: lanes, toByteOffset: p &+ 48, as: SIMD16<UInt8>.self)
+                    p &+= 64
+                } while p < to
+            } else {
+                (mask + from).update(repeating: byte, count: to &- from)
             }
         }
+        let rowFirst = runs.rowFirst
+        var spanStart = 0
+        var spanKind = kind[0]
+        for y in 0..<height {
+            let last = Int(rowFirst[y &+ 1])
+            var i = Int(rowFirst[y])
+            while i < last {
+                let k = kind[i]
+                if k != spanKind {
+                    let at = y &* width &+ Int(start[i])
+                    fill(spanStart, at, spanKind)
+                    spanStart = at
+                    spanKind = k
+                }
+                i &+= 1
+            }
+        }
+        fill(spanStart, total, spanKind)
+    }
+
+    /// `runEnd` for the labeller's loop: the same index. The scan over equal bytes is a function
+    /// of its own, so the positions the code after it derives from its result (the next words,
+    /// the row end's mask) are not carried through the scan as induction variables of their own,
+    /// which the optimiser did when it was inlined (eight adds per 32 bytes instead of one).
+    @inline(__always)
+    private static func classRunEnd(row: UnsafePointer<UInt8>, from: Int, width: Int, value: UInt8) -> Int {
+        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        let raw = UnsafeRawPointer(row)
+        let e = skipEqualWords(raw, from: from &+ 1, width: width, pattern: pattern)
+        // A change found within whole words is the answer; otherwise the row's end is near.
+        if e &+ 8 <= width { return e }
+        guard e < width else { return width }
+        if width >= 8 {
+            // The row's last eight bytes, those before `e` (already matched) masked out.
+            let at = width &- 8
+            let w = (UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) ^ pattern)
+                & (~0 &<< UInt64(truncatingIfNeeded: (e &- at) &<< 3))
+            return w == 0 ? width : at &+ w.trailingZeroBitCount &>> 3
+        }
+        var x = e
+        while x < width && row[x] == value { x &+= 1 }
+        return x
+    }
+
+    /// From `from`, the first index whose byte differs from `pattern`'s, found in whole words;
+    /// or, when none differs, the first index within eight bytes of `width`.
+    @inline(never)
+    private static func skipEqualWords(_ raw: UnsafeRawPointer, from: Int, width: Int, pattern: UInt64) -> Int {
+        var e = from
+        while e &+ 32 <= width {
+            let a = raw.loadUnaligned(fromByteOffset: e, as: UInt64.self)
+            let b = raw.loadUnaligned(fromByteOffset: e &+ 8, as: UInt64.self)
+            let c = raw.loadUnaligned(fromByteOffset: e &+ 16, as: UInt64.self)
+            let d = raw.loadUnaligned(fromByteOffset: e &+ 24, as: UInt64.self)
+            if ((a ^ pattern) | (b ^ pattern) | (c ^ pattern) | (d ^ pattern)) != 0 { break }
+            e &+= 32
+        }
+        while e &+ 8 <= width {
+            let w = raw.loadUnaligned(fromByteOffset: e, as: UInt64.self) ^ pattern
+            if w != 0 { return e &+ UInt64(littleEndian: w).trailingZeroBitCount &>> 3 }
+            e &+= 8
+        }
+        return e
     }
 
     /// First index at or after `from + 1` whose byte differs from `value` (or `width`): runs are
