@@ -59,10 +59,8 @@ final class RunLabeller {
     func label(classes: UnsafePointer<UInt8>, minimumBlob: Int, into mask: UnsafeMutablePointer<UInt8>) -> Bool {
         guard extractAndLinkRuns(classes: classes) else { return false }
         flattenSummingContacts()
-        decideHoles()
         linkBinary()
-        decideIslands(minimumBlob: Int32(clamping: minimumBlob))
-        paint(into: mask)
+        paint(into: mask, minimumBlob: Int32(clamping: minimumBlob))
         return true
     }
 
@@ -195,19 +193,13 @@ final class RunLabeller {
         }
     }
 
-    @inline(never)
-    private func decideHoles() {
-        let parent = runs.parent
-        let kind = self.kind
-        let counts = self.counts
-        // Reuses `kind` for the binary picture: holes that stay holes become background.
-        for i in 0..<count where kind[i] == Self.hole {
-            let both = counts[Int(parent[i])]
-            let inside = Int32(truncatingIfNeeded: both &>> 32)
-            let total = inside + Int32(truncatingIfNeeded: both)
-            let fill = inside > 0 && inside * 100 >= Self.holeFillPercent * total
-            kind[i] = fill ? Self.foreground : Self.background
-        }
+    /// Whether a hole whose component's contacts (pass 1's counts at its root) are `both` is
+    /// filled: holes that stay holes become background.
+    @inline(__always)
+    private static func filled(_ both: UInt64) -> Bool {
+        let inside = Int32(truncatingIfNeeded: both &>> 32)
+        let total = inside + Int32(truncatingIfNeeded: both)
+        return inside > 0 && inside * 100 >= holeFillPercent * total
     }
 
     // MARK: pass 2
@@ -226,12 +218,22 @@ final class RunLabeller {
         let crossPairs = self.crossPairs
         let counts = self.counts
         let count = self.count
+        // Each hole decided as its row is walked (reusing `kind` for the binary picture), from
+        // its pass 1 root's contacts: the unions before it reach only lower runs and their
+        // roots, and change no counts, so its parent and that root's counts are pass 1's still.
         for y in 0..<height {
             let first = Int(rowFirst[y])
             let last = Int(rowFirst[y &+ 1])
-            var i = first &+ 1
+            var left = Self.background
+            var i = first
             while i < last {
-                if kind[i] == kind[i &- 1] { Self.union(i &- 1, i, in: parent) }
+                var k = kind[i]
+                if k == Self.hole {
+                    k = Self.filled(counts[Int(parent[i])]) ? Self.foreground : Self.background
+                    kind[i] = k
+                }
+                if i > first && k == left { Self.union(i &- 1, i, in: parent) }
+                left = k
                 i &+= 1
             }
         }
@@ -286,37 +288,33 @@ final class RunLabeller {
         }
     }
 
+    /// Pass 2's decisions, then the runs written as spans of one value. Foreground islands
+    /// smaller than `minimumBlob` become background, background islands away from the border and
+    /// smaller than a quarter of it foreground. Neighbouring runs of one value, in a row or across
+    /// rows, are one span, written 64 bytes at a time: a span's last stores run on past its end,
+    /// over bytes the spans after it write again, and only spans ending within 64 bytes of the
+    /// frame's end are written exactly. Replaces a pass storing the decisions and a memset per
+    /// run, most of them short.
     @inline(never)
-    private func decideIslands(minimumBlob: Int32) {
+    private func paint(into mask: UnsafeMutablePointer<UInt8>, minimumBlob: Int32) {
+        let start = runs.start
         let parent = runs.parent
+        let rowFirst = runs.rowFirst
         let kind = self.kind
         let counts = self.counts
-        let enclosedLimit = minimumBlob / 4
-        for i in 0..<count {
-            let both = counts[Int(parent[i])]
-            let area = Int32(truncatingIfNeeded: both)
-            if kind[i] == Self.foreground {
-                if area < minimumBlob { kind[i] = Self.background }
-            } else if both &>> 32 == 0 && area < enclosedLimit {
-                kind[i] = Self.foreground
-            }
-        }
-    }
-
-    /// The runs as spans of one value (neighbouring runs of one class, in a row or across rows,
-    /// are one span), each written 64 bytes at a time: a span's last stores run on past its end,
-    /// over bytes the spans after it write again. Only spans ending within 64 bytes of the
-    /// frame's end are written exactly. Replaces a memset per run, most of them short.
-    @inline(never)
-    private func paint(into mask: UnsafeMutablePointer<UInt8>) {
-        let start = runs.start
-        let kind = self.kind
         let count = self.count
         let width = self.width
         let total = width &* height
+        let enclosedLimit = minimumBlob / 4
         guard count > 0 else { return }
-        @inline(__always) func fill(_ from: Int, _ to: Int, _ k: UInt8) {
-            let byte: UInt8 = k == Self.foreground ? 255 : 0
+        @inline(__always) func decided(_ i: Int) -> Bool {
+            let both = counts[Int(parent[i])]
+            let area = Int32(truncatingIfNeeded: both)
+            if kind[i] == Self.foreground { return area >= minimumBlob }
+            return both &>> 32 == 0 && area < enclosedLimit
+        }
+        @inline(__always) func fill(_ from: Int, _ to: Int, _ foreground: Bool) {
+            let byte: UInt8 = foreground ? 255 : 0
             if to &+ 64 <= total {
                 let lanes = SIMD16<UInt8>(repeating: byte)
                 let raw = UnsafeMutableRawPointer(mask)
@@ -332,24 +330,23 @@ final class RunLabeller {
                 (mask + from).update(repeating: byte, count: to &- from)
             }
         }
-        let rowFirst = runs.rowFirst
         var spanStart = 0
-        var spanKind = kind[0]
+        var spanForeground = decided(0)
         for y in 0..<height {
             let last = Int(rowFirst[y &+ 1])
             var i = Int(rowFirst[y])
             while i < last {
-                let k = kind[i]
-                if k != spanKind {
+                let foreground = decided(i)
+                if foreground != spanForeground {
                     let at = y &* width &+ Int(start[i])
-                    fill(spanStart, at, spanKind)
+                    fill(spanStart, at, spanForeground)
                     spanStart = at
-                    spanKind = k
+                    spanForeground = foreground
                 }
                 i &+= 1
             }
         }
-        fill(spanStart, total, spanKind)
+        fill(spanStart, total, spanForeground)
     }
 
     /// `runEnd` for the labeller's loop: the same index. The scan over equal bytes is a function
