@@ -17,12 +17,29 @@ import Testing
         }
     }
 
+    /// A lane's alpha against the formula's (nil: undecided, -1 in the lane), counting what was
+    /// decided and how much of it partial, so each test can show it was not vacuous.
+    struct Tally {
+        var decided = 0
+        var partial = 0
+
+        /// False after recording the first mismatch, so a broken solve reports once, not per lane.
+        mutating func compare(_ got: Int32, _ expected: UInt8?, _ label: String) -> Bool {
+            #expect(got == (expected.map { Int32($0) } ?? -1), "\(label)")
+            guard got == (expected.map { Int32($0) } ?? -1) else { return false }
+            if let expected {
+                decided += 1
+                if expected > 0 && expected < 255 { partial += 1 }
+            }
+            return true
+        }
+    }
+
     /// Counts 0 to 3 through the general solve.
     @Test func lanesEqualTheScalarFormulaForEveryKindOfInput() throws {
         let lanes = try EdgeLanes(capacity: 1000)
         var noise = Noise(state: 0x9E37_79B9_7F4A_7C15)
-        var decided = 0
-        var partial = 0
+        var tally = Tally()
         for round in 0..<400 {
             // Some rounds at the extremes: sums of 0 and 255 only, counts up to 3.
             let extreme = round % 4 == 0
@@ -55,17 +72,11 @@ import Testing
                     ground: SIMD3(lanes.groundR[k], lanes.groundG[k], lanes.groundB[k]),
                     groundCount: lanes.groundCount[k],
                     colour: SIMD3(lanes.colourR[k], lanes.colourG[k], lanes.colourB[k]))
-                let got = lanes.alpha[k]
-                #expect(got == (expected.map { Int32($0) } ?? -1), "round \(round) lane \(k)")
-                if got != (expected.map { Int32($0) } ?? -1) { return }
-                if let expected {
-                    decided += 1
-                    if expected > 0 && expected < 255 { partial += 1 }
-                }
+                if !tally.compare(lanes.alpha[k], expected, "round \(round) lane \(k)") { return }
             }
         }
         // Not vacuous: many inputs decided, many of them partial.
-        #expect(decided > 5_000 && partial > 2_500, "decided \(decided), partial \(partial)")
+        #expect(tally.decided > 5_000 && tally.partial > 2_500, "decided \(tally.decided), partial \(tally.partial)")
     }
 
     /// One subject and one background sample shared by the whole run (ColourEdges' runs decided
@@ -73,8 +84,7 @@ import Testing
     @Test func sharedPairEqualsTheScalarFormula() throws {
         let lanes = try EdgeLanes(capacity: 1000)
         var noise = Noise(state: 0x2545_F491_4F6C_DD1D)
-        var decided = 0
-        var partial = 0
+        var tally = Tally()
         var alike = 0
         for round in 0..<600 {
             let extreme = round % 4 == 0
@@ -96,16 +106,11 @@ import Testing
                     #expect(expected == nil, "round \(round): alike, yet the formula decides")
                     break
                 }
-                let got = lanes.alpha[k]
-                #expect(got == (expected.map { Int32($0) } ?? -1), "round \(round) lane \(k)")
-                if got != (expected.map { Int32($0) } ?? -1) { return }
-                if let expected {
-                    decided += 1
-                    if expected > 0 && expected < 255 { partial += 1 }
-                }
+                if !tally.compare(lanes.alpha[k], expected, "round \(round) lane \(k)") { return }
             }
         }
-        #expect(decided > 2_000 && partial > 1_000 && alike > 10, "decided \(decided), partial \(partial), alike \(alike)")
+        #expect(tally.decided > 2_000 && tally.partial > 1_000 && alike > 10,
+                "decided \(tally.decided), partial \(tally.partial), alike \(alike)")
     }
 
     /// GroupScene moving, registered and not, YUYV and RGB: the same alpha from both paths.
