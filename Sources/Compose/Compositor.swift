@@ -110,6 +110,11 @@ public final class Compositor {
     /// Blends `rows` of the output. Bands of rows may be given to different threads.
     public func compose(camera: ImageView, alpha: ImageView, background: ImageView, into output: ImageView,
                         rows: Range<Int>) {
+        compose(camera: camera, patched: .none, alpha: alpha, background: background, into: output, rows: rows)
+    }
+
+    private func compose(camera: ImageView, patched: PatchedRows, alpha: ImageView, background: ImageView,
+                         into output: ImageView, rows: Range<Int>) {
         checkInputs(camera: camera, alpha: alpha, output: output, rows: rows)
         precondition(background.format == .xrgb8888 && background.size == outputSize, "background must be XRGB8888 at the output size")
         let width = outputSize.width
@@ -117,7 +122,7 @@ public final class Compositor {
             let out = output.row(y)
             let back = UnsafeRawPointer(background.row(y))
             guard let sourceY = backdropLeftOfCamera(row: y, back: back, into: out, width: width) else { continue }
-            blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
+            blendRow(camera: camera, patched: patched, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
                      background: back, output: out, target: .frame, from: activeStart, to: activeEnd, identity: identityColumns)
             backdropRightOfCamera(back: back, into: out, width: width)
         }
@@ -131,11 +136,14 @@ public final class Compositor {
     /// it lands on (nine times for 640x480 under 1080p) through scattered byte loads. At equal
     /// widths there is nothing to stretch and this is the direct path. Only the spans of the row the
     /// matte covers are stretched and blended; the rest, most of a frame, is the backdrop made
-    /// opaque, which is what the blend gives under alpha 0.
+    /// opaque, which is what the blend gives under alpha 0. `patch` (the matte's rim corrections
+    /// for this camera frame), when given, is laid into the band's copy of each camera row it
+    /// writes as the row is read; the camera frame itself is only read.
     public func compose(camera: ImageView, alpha: ImageView, background: ImageView, into output: ImageView,
-                        rows: Range<Int>, scratch: ComposeScratch) {
+                        rows: Range<Int>, scratch: ComposeScratch, patch: PixelPatch? = nil) {
+        let patched = PatchedRows(patch, scratch: scratch, camera: camera)
         guard !identityColumns else {
-            return compose(camera: camera, alpha: alpha, background: background, into: output, rows: rows)
+            return compose(camera: camera, patched: patched, alpha: alpha, background: background, into: output, rows: rows)
         }
         checkInputs(camera: camera, alpha: alpha, output: output, rows: rows)
         precondition(background.format == .xrgb8888 && background.size == outputSize, "background must be XRGB8888 at the output size")
@@ -146,7 +154,8 @@ public final class Compositor {
             let back = UnsafeRawPointer(background.row(y))
             guard let sourceY = backdropLeftOfCamera(row: y, back: back, into: out, width: width) else { continue }
             if sourceY != stretchedRow {
-                convertRow(camera: camera, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow, target: .cameraWords)
+                convertRow(camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow,
+                           target: .cameraWords)
                 findCoveredSpans(alpha: UnsafeRawPointer(alpha.row(sourceY)), into: scratch)
                 if periodicStretch == nil {
                     for span in 0..<scratch.spanCount {
@@ -183,10 +192,13 @@ public final class Compositor {
     /// The same layer as `writeLayer(camera:alpha:into:rows:premultiplied:)`, bit for bit, with
     /// the band's row buffers: each camera row converted once, then stretched straight into each
     /// output row it covers.
+    /// `patch` as in `compose(camera:alpha:background:into:rows:scratch:patch:)`.
     public func writeLayer(camera: ImageView, alpha: ImageView, into output: ImageView, rows: Range<Int>,
-                           premultiplied: Bool, scratch: ComposeScratch) {
+                           premultiplied: Bool, scratch: ComposeScratch, patch: PixelPatch? = nil) {
+        let patched = PatchedRows(patch, scratch: scratch, camera: camera)
         guard !identityColumns else {
-            return writeLayer(camera: camera, alpha: alpha, into: output, rows: rows, premultiplied: premultiplied)
+            return writeLayer(camera: camera, patched: patched, alpha: alpha, into: output, rows: rows,
+                              premultiplied: premultiplied)
         }
         checkInputs(camera: camera, alpha: alpha, output: output, rows: rows, outputFormat: .argb8888)
         let width = outputSize.width
@@ -201,7 +213,7 @@ public final class Compositor {
             fill(out, from: 0, to: activeStart, with: 0)
             fill(out, from: activeEnd, to: width, with: 0)
             if sourceY != convertedRow {
-                convertRow(camera: camera, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow,
+                convertRow(camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow,
                            target: premultiplied ? .premultipliedLayer : .straightLayer)
                 convertedRow = sourceY
             }
@@ -212,9 +224,9 @@ public final class Compositor {
     /// Camera row `sourceY` over `usedColumns` as B G R A words, indexed by camera column, with
     /// the vector kernels of the direct path.
     @inline(__always)
-    private func convertRow(camera: ImageView, sourceY: Int, alpha: ImageView, into row: UnsafeMutableRawPointer,
-                            target: RowTarget) {
-        blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
+    private func convertRow(camera: ImageView, patched: PatchedRows, sourceY: Int, alpha: ImageView,
+                            into row: UnsafeMutableRawPointer, target: RowTarget) {
+        blendRow(camera: camera, patched: patched, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
                  background: UnsafeRawPointer(row), output: row, target: target,
                  from: usedColumns.lowerBound, to: usedColumns.upperBound, identity: true)
     }
@@ -454,6 +466,11 @@ public final class Compositor {
     /// captured, A = a).
     public func writeLayer(camera: ImageView, alpha: ImageView, into output: ImageView, rows: Range<Int>,
                            premultiplied: Bool) {
+        writeLayer(camera: camera, patched: .none, alpha: alpha, into: output, rows: rows, premultiplied: premultiplied)
+    }
+
+    private func writeLayer(camera: ImageView, patched: PatchedRows, alpha: ImageView, into output: ImageView,
+                            rows: Range<Int>, premultiplied: Bool) {
         let layerTarget: RowTarget = premultiplied ? .premultipliedLayer : .straightLayer
         checkInputs(camera: camera, alpha: alpha, output: output, rows: rows, outputFormat: .argb8888)
         let width = outputSize.width
@@ -466,10 +483,24 @@ public final class Compositor {
             }
             fill(out, from: 0, to: activeStart, with: 0)
             fill(out, from: activeEnd, to: width, with: 0)
-            blendRow(camera: camera, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
+            blendRow(camera: camera, patched: patched, sourceY: sourceY, alpha: UnsafeRawPointer(alpha.row(sourceY)),
                      background: UnsafeRawPointer(out), output: out, target: layerTarget,
                      from: activeStart, to: activeEnd, identity: identityColumns)
         }
+    }
+
+    /// Camera row `sourceY` as the row kernels read it: the frame's own bytes, or, where `patched`
+    /// has writes in that row, the band's copy of the row with them laid in (a row of a few KB, in
+    /// the first-level cache: no copy of the whole frame is made or read back).
+    @inline(__always)
+    private func cameraRow(_ camera: ImageView, _ sourceY: Int, _ patched: PatchedRows) -> UnsafeRawPointer {
+        let row = camera.row(sourceY)
+        guard let patch = patched.patch, let spare = patched.spare, patch.hasEntries(inRow: sourceY) else {
+            return UnsafeRawPointer(row)
+        }
+        spare.copyMemory(from: UnsafeRawPointer(row), byteCount: cameraFormat.minimumBytesPerRow(width: cameraSize.width))
+        patch.write(row: sourceY, format: cameraFormat, into: spare)
+        return UnsafeRawPointer(spare)
     }
 
     private func checkInputs(camera: ImageView, alpha: ImageView, output: ImageView, rows: Range<Int>,
@@ -493,50 +524,53 @@ public final class Compositor {
     /// holds every format's and target's kernel grows past the optimiser's size limits, after which
     /// even one-instruction SIMD helpers (lane conversions, min and max) stay calls in the loops.
     @inline(__always)
-    private func blendRow(camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer, background: UnsafeRawPointer,
+    private func blendRow(camera: ImageView, patched: PatchedRows, sourceY: Int, alpha: UnsafeRawPointer,
+                          background: UnsafeRawPointer,
                           output: UnsafeMutableRawPointer, target: RowTarget,
                           from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
         switch target {
         case .frame:
-            blendRow(FrameRow.self, camera: camera, sourceY: sourceY, alpha: alpha, background: background, output: output,
+            blendRow(FrameRow.self, camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, background: background, output: output,
                      from: activeStart, to: activeEnd, identity: identityColumns)
         case .premultipliedLayer:
-            blendRow(PremultipliedLayerRow.self, camera: camera, sourceY: sourceY, alpha: alpha, background: background,
+            blendRow(PremultipliedLayerRow.self, camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, background: background,
                      output: output, from: activeStart, to: activeEnd, identity: identityColumns)
         case .straightLayer:
-            blendRow(StraightLayerRow.self, camera: camera, sourceY: sourceY, alpha: alpha, background: background,
+            blendRow(StraightLayerRow.self, camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, background: background,
                      output: output, from: activeStart, to: activeEnd, identity: identityColumns)
         case .cameraWords:
-            blendRow(CameraWordsRow.self, camera: camera, sourceY: sourceY, alpha: alpha, background: background,
+            blendRow(CameraWordsRow.self, camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, background: background,
                      output: output, from: activeStart, to: activeEnd, identity: identityColumns)
         }
     }
 
     @inline(__always)
-    private func blendRow<Choice: RowTargetChoice>(_ choice: Choice.Type, camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer,
+    private func blendRow<Choice: RowTargetChoice>(_ choice: Choice.Type, camera: ImageView, patched: PatchedRows,
+                                                   sourceY: Int, alpha: UnsafeRawPointer,
                                                    background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
                                                    from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
         switch cameraFormat {
         case .yuyv:
-            yuyvRow(choice, camera: camera, sourceY: sourceY, alpha: alpha, background: background, output: output,
+            yuyvRow(choice, camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, background: background, output: output,
                     from: activeStart, to: activeEnd, identity: identityColumns)
         case .nv12:
-            nv12Row(choice, camera: camera, sourceY: sourceY, alpha: alpha, background: background, output: output,
+            nv12Row(choice, camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, background: background, output: output,
                     from: activeStart, to: activeEnd, identity: identityColumns)
         default:  // .rgb24, checked in init
-            rgb24Row(choice, camera: camera, sourceY: sourceY, alpha: alpha, background: background, output: output,
+            rgb24Row(choice, camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, background: background, output: output,
                      from: activeStart, to: activeEnd, identity: identityColumns)
         }
     }
 
     /// One YUYV row (see `blendRow`).
     @inline(never)
-    private func yuyvRow<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer,
+    private func yuyvRow<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, patched: PatchedRows, sourceY: Int,
+                         alpha: UnsafeRawPointer,
                          background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
                          from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
         let target = Choice.target
         let columns = self.columns
-        let source = UnsafeRawPointer(camera.row(sourceY))
+        let source = cameraRow(camera, sourceY, patched)
         var x = activeStart
         if identityColumns {
             while x &+ 16 <= activeEnd {
@@ -589,12 +623,13 @@ public final class Compositor {
 
     /// One NV12 row (see `blendRow`).
     @inline(never)
-    private func nv12Row<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer,
+    private func nv12Row<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, patched: PatchedRows, sourceY: Int,
+                         alpha: UnsafeRawPointer,
                          background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
                          from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
         let target = Choice.target
         let columns = self.columns
-        let lumaRow = UnsafeRawPointer(camera.row(sourceY))
+        let lumaRow = cameraRow(camera, sourceY, patched)
         let chromaRow = UnsafeRawPointer(camera.chromaPlane! + (sourceY / 2) * camera.bytesPerRow)
         var x = activeStart
         if identityColumns {
@@ -645,12 +680,13 @@ public final class Compositor {
 
     /// One RGB24 row (see `blendRow`).
     @inline(never)
-    private func rgb24Row<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, sourceY: Int, alpha: UnsafeRawPointer,
+    private func rgb24Row<Choice: RowTargetChoice>(_: Choice.Type, camera: ImageView, patched: PatchedRows, sourceY: Int,
+                         alpha: UnsafeRawPointer,
                          background: UnsafeRawPointer, output: UnsafeMutableRawPointer,
                          from activeStart: Int, to activeEnd: Int, identity identityColumns: Bool) {
         let target = Choice.target
         let columns = self.columns
-        let source = UnsafeRawPointer(camera.row(sourceY))
+        let source = cameraRow(camera, sourceY, patched)
         var x = activeStart
         while x + 16 <= activeEnd {
             var groupTarget = target

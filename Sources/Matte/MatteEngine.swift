@@ -265,6 +265,10 @@ public final class MatteEngine {
     /// Pixels the last `decontaminate` recoloured (for tests and diagnostics).
     public var rimPixelCount: Int { decontamination.patch.count }
 
+    /// The last `decontaminate`'s corrections, for a reader that lays them into its own copy of
+    /// each row (the compositor); valid until the next `decontaminate` (see `PixelPatch`).
+    public var rimPatch: PixelPatch { decontamination.patch.view }
+
     /// `decontaminate`, then `colour` copied into `output` (same format and size) with the patch
     /// laid in: the decontaminated frame as a whole, for tools and tests. `colour` is not written.
     public func decontaminate(colour: ImageView, alpha: ImageView, into output: ImageView) {

@@ -2,29 +2,28 @@ import Frames
 import KernelIO
 
 /// The decontaminated rim as a list of pixel writes, so only the rim's pixels are corrected
-/// (a few percent of the frame); `write(into:)` lays them into a copy of the frame.
-///
-/// Each entry is one pixel (row << 16 | column: no division to find it again) and its new bytes in the frame's own layout:
-/// R G B (or B G R X) in the low three bytes; YUYV Y, Cb, Cr and, in the top byte, 1 when the
-/// pixel also writes its pair's chroma; NV12 Y. No two entries write the same byte (a YUYV pair's
-/// chroma is written by at most one of its two pixels, RimDecontamination.entry), so the order of
-/// the writes does not matter.
+/// (a few percent of the frame). `view` lends them to readers (the compositor lays each row's into
+/// its own copy of the row as it reads it); the entry layout is `PixelPatch`'s. No two entries
+/// write the same byte: a YUYV pair's chroma is written by at most one of its two pixels
+/// (RimDecontamination.entry).
 ///
 /// Ownership: the entry memory is allocated once in `init` (room for every pixel of the frame,
-/// the worst case of an all-partial matte), owned by `memory`; `write` allocates nothing. Not
-/// thread-safe: one user, the matte's thread.
+/// the worst case of an all-partial matte), owned by `memory`; nothing here allocates after it.
+/// Written by one user, the matte's thread; `view` is read between that thread's runs.
 public struct RimPatch: ~Copyable {
     public let size: FrameSize
     private let places: UnsafeMutablePointer<UInt32>
     /// The new bytes, in the frame's own layout.
     private let values: UnsafeMutablePointer<UInt32>
+    /// Per row, the first entry of that row or a later one (`PixelPatch`'s index), set by `finish`.
+    private let rowStarts: UnsafeMutablePointer<Int32>
     private let memory: AlignedBuffer
     public private(set) var count = 0
     /// `workingCount` Int32s beside the entries for the decontamination's own working rows
     /// (RimLanes, the column memo): one allocation for the whole rim stage.
     let working: UnsafeMutablePointer<Int32>
 
-    static let chromaFlag: UInt32 = 1 << 24
+    static let chromaFlag = PixelPatch.chromaFlag
 
     init(size: FrameSize, workingCount: Int = 0) throws(SystemError) {
         precondition(size.width <= 65536 && size.height <= 65536, "rim patch: frame too large")
@@ -32,8 +31,11 @@ public struct RimPatch: ~Copyable {
         var layout = BufferLayout()
         let placesSlot = layout.reserve(UInt32.self, count: max(1, size.pixelCount))
         let valuesSlot = layout.reserve(UInt32.self, count: max(1, size.pixelCount))
+        let rowStartsSlot = layout.reserve(Int32.self, count: size.height + 1)
         let workingSlot = layout.reserve(Int32.self, count: max(1, workingCount))
         memory = try AlignedBuffer(layout: layout)
+        rowStarts = memory.pointer(rowStartsSlot)
+        rowStarts.initialize(repeating: 0, count: size.height + 1)
         places = memory.pointer(placesSlot)
         values = memory.pointer(valuesSlot)
         working = memory.pointer(workingSlot)
@@ -41,6 +43,7 @@ public struct RimPatch: ~Copyable {
 
     mutating func clear() {
         count = 0
+        rowStarts.update(repeating: 0, count: size.height + 1)
     }
 
     /// Appends entries through the patch's memory directly. The patch is a stored property of
@@ -65,48 +68,25 @@ public struct RimPatch: ~Copyable {
         return Writer(places: places, values: values)
     }
 
+    /// Takes the writer's count and indexes the entries by row. The writer appends rows in order
+    /// (the decontamination walks the frame top to bottom), which the index relies on.
     mutating func finish(_ writer: Writer) {
         count = writer.count
+        var k = 0
+        for y in 0...size.height {
+            while k < count && Int(places[k] >> 16) < y { k &+= 1 }
+            rowStarts[y] = Int32(truncatingIfNeeded: k)
+        }
+    }
+
+    /// The entries, lent until the next run rewrites them (see `PixelPatch` on threads).
+    var view: PixelPatch {
+        PixelPatch(size: size, count: count, places: places, values: values, rowStarts: rowStarts)
     }
 
     /// Writes the corrected bytes into `frame`, a copy of the frame the patch was computed from
     /// (MatteEngine.decontaminate(into:)). The entries stay until the next run clears them.
     func write(into frame: ImageView) {
-        precondition(frame.size == size, "rim patch: written into another frame")
-        let base = frame.base.assumingMemoryBound(to: UInt8.self)
-        let stride = frame.bytesPerRow
-        @inline(__always) func row(_ place: UInt32) -> UnsafeMutablePointer<UInt8> { base + Int(place >> 16) &* stride }
-        switch frame.format {
-        case .rgb24, .xrgb8888, .argb8888:
-            let step = frame.format == .rgb24 ? 3 : 4
-            for k in 0..<count {
-                let place = places[k]
-                let p = row(place) + step &* Int(place & 0xFFFF)
-                let new = values[k]
-                p[0] = UInt8(truncatingIfNeeded: new)
-                p[1] = UInt8(truncatingIfNeeded: new >> 8)
-                p[2] = UInt8(truncatingIfNeeded: new >> 16)
-            }
-        case .yuyv:
-            for k in 0..<count {
-                let place = places[k]
-                let x = Int(place & 0xFFFF)
-                let pixels = row(place)
-                let new = values[k]
-                pixels[x &<< 1] = UInt8(truncatingIfNeeded: new)
-                if new & Self.chromaFlag != 0 {
-                    let pair = pixels + ((x >> 1) &<< 2)
-                    pair[1] = UInt8(truncatingIfNeeded: new >> 8)
-                    pair[3] = UInt8(truncatingIfNeeded: new >> 16)
-                }
-            }
-        case .nv12:
-            for k in 0..<count {
-                let place = places[k]
-                row(place)[Int(place & 0xFFFF)] = UInt8(truncatingIfNeeded: values[k])
-            }
-        case .z16, .alpha8:
-            break
-        }
+        view.write(into: frame)
     }
 }

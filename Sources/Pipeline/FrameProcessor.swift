@@ -25,15 +25,17 @@ public final class FrameProcessor {
     private let matte: MatteEngine
     private let compositor: Compositor
     private let alpha: PixelBuffer
-    /// The camera frame with the rim's colour decontaminated (MatteEngine.decontaminate): what
-    /// compose blends in place of the frame the matte was built from. A copy, not the rim patch
-    /// laid into the camera's own buffer: a v4l2loopback camera (the e2e board's) shares its
-    /// buffers with the producer, which can write the next frame into the buffer compute holds,
-    /// so a patch laid in there was overwritten before the bands read it (the e2e photo showed
-    /// the raw rim). The captured frame stays raw (photo layers, recordings). Compute thread only.
-    private let cleanColour: PixelBuffer
-    /// The base of the frame `cleanColour` was made from this frame; nil when the matte had none.
+    /// The base of the frame the matte decontaminated this frame (MatteEngine.decontaminate);
+    /// nil when it had none. Compose lays the rim patch into its own copy of each camera row it
+    /// reads from that frame, never into the camera's buffer: a v4l2loopback camera (the e2e
+    /// board's) shares its buffers with the producer, which can write the next frame into the
+    /// buffer compute holds, so a patch laid in there was overwritten before the bands read it
+    /// (the e2e photo showed the raw rim); and the captured frame stays raw (photo layers,
+    /// recordings). Nor is the frame copied whole: the band's row copy stays in the first-level
+    /// cache. Compute thread only.
     private var cleanSource: UnsafeMutableRawPointer?
+    /// The rim patch for the frame being composed (set with `camera`, read by every band).
+    private var cameraPatch: PixelPatch?
     private let bands: BandWorkers
     /// One per band, so concurrent bands never share row buffers.
     private let scratch: [ComposeScratch]
@@ -68,7 +70,6 @@ public final class FrameProcessor {
         matte = try MatteEngine(parameters: parameters, depthSize: depthSize, alphaSize: colorSize, projection: projection)
         compositor = Compositor(cameraFormat: colorFormat, cameraSize: colorSize, outputSize: outputSize, fit: fit)
         alpha = try PixelBuffer(allocating: .alpha8, size: colorSize)
-        cleanColour = try PixelBuffer(allocating: colorFormat, size: colorSize)
         messageLayer = MessageLayer(outputSize: outputSize)
         bands = try BandWorkers(helperCPUMasks: helperCPUMasks, realtimePriority: realtimePriority)
         var scratch: [ComposeScratch] = []
@@ -138,17 +139,18 @@ public final class FrameProcessor {
         }
         matte.process(depth: depth, unitMM: unitMM, colour: colour, into: alpha.view)
         if let colour, colour.format == colorFormat, colour.size == colorSize {
-            matte.decontaminate(colour: colour, alpha: alpha.view, into: cleanColour.view)
+            matte.decontaminate(colour: colour, alpha: alpha.view)
             cleanSource = colour.base
         }
     }
 
     /// Composes the current matte and `camera` over `background` into `output`, in bands, with
     /// the message published last drawn over it. When `camera` is the frame the matte was just
-    /// built from, its decontaminated copy is blended instead.
+    /// built from, its rim is blended with the decontaminated colour.
     public func compose(camera: ImageView, background: ImageView, into output: ImageView) {
         message = messages.take()
-        self.camera = camera.base == cleanSource ? cleanColour.view : camera
+        self.camera = camera
+        cameraPatch = camera.base == cleanSource ? matte.rimPatch : nil
         self.background = background
         self.output = output
         bands.runBands()
@@ -160,14 +162,14 @@ public final class FrameProcessor {
             let rows = bands.rows(ofBand: band, total: outputSize.height)
             if showMatte { compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows) } else {
                 compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows,
-                                   scratch: scratch[band])
+                                   scratch: scratch[band], patch: cameraPatch)
             }
             messageLayer.draw(message, into: output, rows: rows)
         case .layer(let premultiplied):
             let rows = bands.rows(ofBand: band, total: outputSize.height)
             if showMatte { compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows) } else {
                 compositor.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied,
-                                      scratch: scratch[band])
+                                      scratch: scratch[band], patch: cameraPatch)
             }
             messageLayer.draw(message, into: output, rows: rows)
         case .cameraLayer(let premultiplied):
@@ -175,7 +177,10 @@ public final class FrameProcessor {
             guard let layer = cameraLayerCompositor, let messages = cameraMessageLayer else { return }
             let rows = bands.rows(ofBand: band, total: colorSize.height)
             if showMatte { layer.composeMatteView(alpha: alpha.view, into: output, rows: rows) } else {
-                layer.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied)
+                // The frame compositor's scratch: its patched row is the camera's width, which is all
+                // this compositor's identity path uses.
+                layer.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied,
+                                 scratch: scratch[band], patch: cameraPatch)
             }
             messages.draw(message, into: output, rows: rows)
         }
