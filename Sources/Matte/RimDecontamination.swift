@@ -71,6 +71,7 @@ final class RimDecontamination {
         columns.reset()
         let search = ColumnSearch(alpha: alpha, height: size.height, lookout: lookout, memo: columns)
         for y in 0..<size.height {
+            writer.startRow(y)
             let row = UnsafePointer(alpha.row(y).assumingMemoryBound(to: UInt8.self))
             var x = 0
             var solved = 0

@@ -52,7 +52,20 @@ public struct RimPatch: ~Copyable {
     struct Writer {
         fileprivate let places: UnsafeMutablePointer<UInt32>
         fileprivate let values: UnsafeMutablePointer<UInt32>
+        fileprivate let rowStarts: UnsafeMutablePointer<Int32>
         fileprivate(set) var count = 0
+        /// The row after the last one `startRow` was given.
+        fileprivate var nextRow = 0
+
+        /// Row `y`'s entries follow (rows in order, each at most once; a row not started gets
+        /// none). One store a row: the index costs nothing per entry.
+        @inline(__always)
+        mutating func startRow(_ y: Int) {
+            while nextRow <= y {
+                rowStarts[nextRow] = Int32(truncatingIfNeeded: count)
+                nextRow &+= 1
+            }
+        }
 
         @inline(__always)
         mutating func append(x: Int, y: Int, value: UInt32) {
@@ -65,18 +78,14 @@ public struct RimPatch: ~Copyable {
     /// A writer starting from an empty patch (the patch is cleared).
     mutating func startWriting() -> Writer {
         count = 0
-        return Writer(places: places, values: values)
+        return Writer(places: places, values: values, rowStarts: rowStarts)
     }
 
-    /// Takes the writer's count and indexes the entries by row. The writer appends rows in order
-    /// (the decontamination walks the frame top to bottom), which the index relies on.
+    /// Takes the writer's count and closes the row index (`PixelPatch`'s) after its last row.
     mutating func finish(_ writer: Writer) {
+        var writer = writer
+        writer.startRow(size.height)
         count = writer.count
-        var k = 0
-        for y in 0...size.height {
-            while k < count && Int(places[k] >> 16) < y { k &+= 1 }
-            rowStarts[y] = Int32(truncatingIfNeeded: k)
-        }
     }
 
     /// The entries, lent until the next run rewrites them (see `PixelPatch` on threads).
