@@ -16,16 +16,14 @@ public struct PixelPatch {
     public static let chromaFlag: UInt32 = 1 << 24
 
     public let size: FrameSize
-    public let count: Int
     private let places: UnsafePointer<UInt32>
     private let values: UnsafePointer<UInt32>
     /// rowStarts[y] ..< rowStarts[y + 1] are row y's entries (size.height + 1 values).
     private let rowStarts: UnsafePointer<Int32>
 
-    public init(size: FrameSize, count: Int, places: UnsafePointer<UInt32>, values: UnsafePointer<UInt32>,
+    public init(size: FrameSize, places: UnsafePointer<UInt32>, values: UnsafePointer<UInt32>,
                 rowStarts: UnsafePointer<Int32>) {
         self.size = size
-        self.count = count
         self.places = places
         self.values = values
         self.rowStarts = rowStarts

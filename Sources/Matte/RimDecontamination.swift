@@ -58,8 +58,7 @@ final class RimDecontamination {
     /// becomes the rim's corrected pixels.
     func run(colour: ImageView, alpha: ImageView) {
         precondition(colour.size == size && alpha.size == size)
-        patch.clear()
-        guard colour.format != .z16 && colour.format != .alpha8 else { return }
+        guard colour.format != .z16 && colour.format != .alpha8 else { return patch.clear() }
         let width = size.width
         // Locals, not the class's properties, inside the loops: no dynamic exclusivity checks.
         let lookout = self.lookout

@@ -15,7 +15,8 @@ public struct RimPatch: ~Copyable {
     private let places: UnsafeMutablePointer<UInt32>
     /// The new bytes, in the frame's own layout.
     private let values: UnsafeMutablePointer<UInt32>
-    /// Per row, the first entry of that row or a later one (`PixelPatch`'s index), set by `finish`.
+    /// Per row, its first entry (`PixelPatch`'s index), written by the writer as each row starts
+    /// and closed by `finish`; empty until the first run.
     private let rowStarts: UnsafeMutablePointer<Int32>
     private let memory: AlignedBuffer
     public private(set) var count = 0
@@ -41,9 +42,9 @@ public struct RimPatch: ~Copyable {
         working = memory.pointer(workingSlot)
     }
 
+    /// No entries: an empty writer finished, so the count and the row index say so alike.
     mutating func clear() {
-        count = 0
-        rowStarts.update(repeating: 0, count: size.height + 1)
+        finish(startWriting())
     }
 
     /// Appends entries through the patch's memory directly. The patch is a stored property of
@@ -90,7 +91,7 @@ public struct RimPatch: ~Copyable {
 
     /// The entries, lent until the next run rewrites them (see `PixelPatch` on threads).
     var view: PixelPatch {
-        PixelPatch(size: size, count: count, places: places, values: values, rowStarts: rowStarts)
+        PixelPatch(size: size, places: places, values: values, rowStarts: rowStarts)
     }
 
     /// Writes the corrected bytes into `frame`, a copy of the frame the patch was computed from

@@ -35,7 +35,7 @@ import Testing
                 }
             }
             rowStarts[size.height] = Int32(count)
-            patch = PixelPatch(size: size, count: count, places: places, values: values, rowStarts: rowStarts)
+            patch = PixelPatch(size: size, places: places, values: values, rowStarts: rowStarts)
         }
 
         deinit {
