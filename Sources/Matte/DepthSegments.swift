@@ -413,6 +413,22 @@ final class DepthSegments {
             SIMD16<UInt8>(lowHalf: SIMD8<UInt8>(truncatingIfNeeded: zero.replacing(with: all, where: low)),
                           highHalf: SIMD8<UInt8>(truncatingIfNeeded: zero.replacing(with: all, where: high)))
         }
+        /// Two halves as the 16 bytes of their columns, nonzero exactly where the lane is: a
+        /// signed saturating narrowing (one packsswb, sqxtn) never takes a nonzero lane to 0.
+        @inline(__always) func nonzeroBytes(_ low: SIMD8<UInt16>, _ high: SIMD8<UInt16>) -> SIMD16<UInt8> {
+            @inline(__always) func narrow(_ lanes: SIMD8<UInt16>) -> SIMD8<UInt8> {
+                let signed = SIMD8<Int16>(truncatingIfNeeded: lanes)
+                return SIMD8<UInt8>(truncatingIfNeeded: pointwiseMax(pointwiseMin(signed, SIMD8<Int16>(repeating: 127)),
+                                                                     SIMD8<Int16>(repeating: -128)))
+            }
+            return SIMD16<UInt8>(lowHalf: narrow(low), highHalf: narrow(high))
+        }
+        /// Nonzero exactly where `difference` is beyond `limit`: the saturating subtraction
+        /// (psubusw, uqsub) that unsigned lanes have, where `.>` on them has no SSE2 instruction
+        /// (each side was flipped by its sign bit for a signed compare).
+        @inline(__always) func beyond(_ difference: SIMD8<UInt16>, _ limit: SIMD8<UInt16>) -> SIMD8<UInt16> {
+            difference &- pointwiseMin(difference, limit)
+        }
         @inline(__always) func group(_ x: Int) {
             let a0 = rowBytes.loadUnaligned(fromByteOffset: 2 &* x, as: SIMD8<UInt16>.self)
             let a1 = rowBytes.loadUnaligned(fromByteOffset: 2 &* x &+ 16, as: SIMD8<UInt16>.self)
@@ -429,14 +445,15 @@ final class DepthSegments {
             let hole = bytes(a0 .== zero, a1 .== zero)
             let across0 = pointwiseMax(a0, b0) &- pointwiseMin(a0, b0)
             let across1 = pointwiseMax(a1, b1) &- pointwiseMin(a1, b1)
-            var cut = hole | bytes(across0 .> limit0, across1 .> limit1)
+            var cut = hole | nonzeroBytes(beyond(across0, limit0), beyond(across1, limit1))
             if !floorClear {
                 cut |= floorBytes.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
             }
             breakBytes.storeBytes(of: cut, toByteOffset: x, as: SIMD16<UInt8>.self)
             let down0 = pointwiseMax(a0, u0) &- pointwiseMin(a0, u0)
             let down1 = pointwiseMax(a1, u1) &- pointwiseMin(a1, u1)
-            verticalBytes.storeBytes(of: bytes(down0 .> limit0, down1 .> limit1), toByteOffset: x, as: SIMD16<UInt8>.self)
+            verticalBytes.storeBytes(of: nonzeroBytes(beyond(down0, limit0), beyond(down1, limit1)), toByteOffset: x,
+                                     as: SIMD16<UInt8>.self)
             let classes = (hole & RunLabeller.hole) | (~hole & RunLabeller.background)
             classBytes.storeBytes(of: classes, toByteOffset: x, as: SIMD16<UInt8>.self)
         }
