@@ -532,6 +532,81 @@ final class DepthSegments {
         }
     }
 
+    /// The last finished `segment`'s runs, for RunLabeller to pass over whole: every column of
+    /// a run has its run's class (foreground where its region is kept, else background), as
+    /// `paint` wrote it. The columns between runs (no reading, or the floor with the feet grown
+    /// on it) are read from the map.
+    var paintedRuns: PaintedRuns {
+        PaintedRuns(start: runs.start, end: runs.end, root: runs.parent, keep: keep, rowFirst: runs.rowFirst)
+    }
+
+    struct PaintedRuns: ClassRunEnds {
+        let start: UnsafePointer<Int32>
+        let end: UnsafePointer<Int32>
+        /// Each run's region (`flatten` left every parent a root).
+        let root: UnsafePointer<Int32>
+        let keep: UnsafePointer<UInt8>
+        let rowFirst: UnsafePointer<Int32>
+        /// The row's first run not ending at or before the columns done, and the row's end.
+        private var next = 0
+        private var last = 0
+
+        init(start: UnsafePointer<Int32>, end: UnsafePointer<Int32>, root: UnsafePointer<Int32>,
+             keep: UnsafePointer<UInt8>, rowFirst: UnsafePointer<Int32>) {
+            self.start = start
+            self.end = end
+            self.root = root
+            self.keep = keep
+            self.rowFirst = rowFirst
+        }
+
+        @inline(__always)
+        mutating func startRow(_ y: Int) {
+            next = Int(rowFirst[y])
+            last = Int(rowFirst[y &+ 1])
+        }
+
+        @inline(__always)
+        mutating func end(row: UnsafePointer<UInt8>, from: Int, width: Int, value: UInt8) -> Int {
+            // `next` is the first run ending after `from`: the run the last class run ended at
+            // the start of, or one after the columns it read.
+            var r = next
+            var x = from
+            let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+            while true {
+                if r < last && Int(start[r]) <= x {
+                    // A run of another class ends the class run at its first column (from
+                    // inside a run, the class is `value`).
+                    let runClass = keep[Int(root[r])] != 0 ? RunLabeller.foreground : RunLabeller.background
+                    if runClass != value { break }
+                    x = Int(end[r])
+                    r &+= 1
+                    if x >= width { break }
+                    continue
+                }
+                // Between runs, up to the next one: read, a word at once where the row has one
+                // (most of these stretches are short).
+                let limit = r < last ? Int(start[r]) : width
+                var e: Int
+                if x &+ 8 <= width {
+                    let w = UInt64(littleEndian: UnsafeRawPointer(row).loadUnaligned(fromByteOffset: x, as: UInt64.self))
+                        ^ pattern
+                    e = w != 0 ? x &+ w.trailingZeroBitCount &>> 3 : x &+ 8
+                    if w == 0 && e < limit { e = RunLabeller.classRunEnd(row: row, from: e &- 1, width: limit, value: value) }
+                } else {
+                    e = RunLabeller.classRunEnd(row: row, from: x &- 1, width: limit, value: value)
+                }
+                if e < limit || limit == width {
+                    x = min(e, limit)
+                    break
+                }
+                x = limit
+            }
+            next = r
+            return x
+        }
+    }
+
     /// Feet: the floor's points were taken out before joining, and with them the soles of the
     /// shoes standing on it. A foot-zone reading joins the person when it touches them from
     /// above or from the side and its depth is one surface with theirs; floor points themselves

@@ -228,7 +228,10 @@ public final class MatteEngine {
             classify(depth: workDepth, stride: stride, near: near, far: far)
         }
         timer?.mark(.regions)
-        if !labeller.label(classes: classes, minimumBlob: parameters.minimumBlobPixels, into: mask) {
+        let labelled = segmented
+            ? labeller.label(classes: classes, paintedBy: segments, minimumBlob: parameters.minimumBlobPixels, into: mask)
+            : labeller.label(classes: classes, minimumBlob: parameters.minimumBlobPixels, into: mask)
+        if !labelled {
             maskPerPixel()
         }
         timer?.mark(.labels)

@@ -57,7 +57,22 @@ final class RunLabeller {
     /// Returns false when the frame had more runs than `capacity`; the mask is then left for the
     /// caller to fill per pixel.
     func label(classes: UnsafePointer<UInt8>, minimumBlob: Int, into mask: UnsafeMutablePointer<UInt8>) -> Bool {
-        guard extractAndLinkRuns(classes: classes) else { return false }
+        var bytes = ClassBytes()
+        return label(classes: classes, runEnds: &bytes, minimumBlob: minimumBlob, into: mask)
+    }
+
+    /// `label` of the class map `segments` has just painted (its `segment` returned true, and
+    /// nothing has written the map since): its runs, each of one class, are passed over whole
+    /// instead of read byte by byte. The same result.
+    func label(classes: UnsafePointer<UInt8>, paintedBy segments: DepthSegments, minimumBlob: Int,
+               into mask: UnsafeMutablePointer<UInt8>) -> Bool {
+        var painted = segments.paintedRuns
+        return label(classes: classes, runEnds: &painted, minimumBlob: minimumBlob, into: mask)
+    }
+
+    private func label<Ends: ClassRunEnds>(classes: UnsafePointer<UInt8>, runEnds: inout Ends, minimumBlob: Int,
+                                           into mask: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard extractAndLinkRuns(classes: classes, runEnds: &runEnds) else { return false }
         flattenSummingContacts()
         linkBinary()
         paint(into: mask, minimumBlob: Int32(clamping: minimumBlob))
@@ -78,7 +93,7 @@ final class RunLabeller {
     /// it and are kept for pass 2. The runs of two rows tile the same columns, so the runs above
     /// one run are a contiguous stretch, ending where the next run's stretch begins.
     @inline(never)
-    private func extractAndLinkRuns(classes: UnsafePointer<UInt8>) -> Bool {
+    private func extractAndLinkRuns<Ends: ClassRunEnds>(classes: UnsafePointer<UInt8>, runEnds: inout Ends) -> Bool {
         // The tables as locals: read through `self` and `runs`, every store through one of them
         // might have changed the objects' fields, so each access reloaded the pointer (run
         // indices and columns are far inside Int32, so no overflow checks either).
@@ -98,6 +113,7 @@ final class RunLabeller {
         for y in 0..<height {
             let row = classes + y &* width
             rowFirst[y] = Int32(truncatingIfNeeded: n)
+            runEnds.startRow(y)
             // The frame border is unknown territory: it argues against filling a hole, as a
             // background contact (the first and last rows along their length, the side columns
             // once per row).
@@ -109,7 +125,7 @@ final class RunLabeller {
             var x = 0
             while x < width {
                 let k = row[x]
-                let e = Self.classRunEnd(row: row, from: x, width: width, value: k)
+                let e = runEnds.end(row: row, from: x, width: width, value: k)
                 if n == capacity {
                     runs.count = n
                     crossCount = crosses
@@ -354,7 +370,7 @@ final class RunLabeller {
     /// the row end's mask) are not carried through the scan as induction variables of their own,
     /// which the optimiser did when it was inlined (eight adds per 32 bytes instead of one).
     @inline(__always)
-    private static func classRunEnd(row: UnsafePointer<UInt8>, from: Int, width: Int, value: UInt8) -> Int {
+    static func classRunEnd(row: UnsafePointer<UInt8>, from: Int, width: Int, value: UInt8) -> Int {
         let pattern = UInt64(value) &* 0x0101_0101_0101_0101
         let raw = UnsafeRawPointer(row)
         let e = skipEqualWords(raw, from: from &+ 1, width: width, pattern: pattern)
@@ -416,5 +432,23 @@ final class RunLabeller {
         }
         while e < width && row[e] == value { e += 1 }
         return e
+    }
+}
+
+/// Where the labeller's runs of one class end, row by row: the first column after `from` whose
+/// class differs from `value` (the class at `from`), or `width`; `from` only grows in a row.
+protocol ClassRunEnds {
+    mutating func startRow(_ y: Int)
+    mutating func end(row: UnsafePointer<UInt8>, from: Int, width: Int, value: UInt8) -> Int
+}
+
+/// Class runs found by reading the map's bytes.
+struct ClassBytes: ClassRunEnds {
+    @inline(__always)
+    mutating func startRow(_ y: Int) {}
+
+    @inline(__always)
+    mutating func end(row: UnsafePointer<UInt8>, from: Int, width: Int, value: UInt8) -> Int {
+        RunLabeller.classRunEnd(row: row, from: from, width: width, value: value)
     }
 }

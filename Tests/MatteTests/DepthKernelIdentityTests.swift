@@ -9,7 +9,8 @@ import Testing
 /// and whole scenes played through the engine, where every frame's smoothed alpha is compared with
 /// the scalar blend of the engine's own mask. The segmenter (DepthSegments, whose break and
 /// vertical-join tests run in lanes) against its scalar form (ReferenceSegments) on random
-/// surfaces made to sit on the join tolerance, and the labeller (RunLabeller) against its
+/// surfaces made to sit on the join tolerance (and the labeller passing over its runs against
+/// the labeller reading the map), and the labeller (RunLabeller) against its
 /// earlier form (ReferenceLabeller) on random class maps.
 @Suite struct DepthKernelIdentityTests {
     /// A small deterministic generator (the tests must fail the same way every run).
@@ -144,6 +145,18 @@ import Testing
                 guard done else { continue }
                 let at = Self.mismatch(classes, expected, count: width * height)
                 #expect(at == nil, "\(width)x\(height) round \(round): classes differ first at \(at ?? -1)")
+                // The labeller passing over the segmenter's runs (the floor's feet grown between
+                // them) labels as it does reading every byte.
+                let labeller = try RunLabeller(width: width, height: height)
+                var mask = [UInt8](repeating: 7, count: width * height)
+                var maskRead = [UInt8](repeating: 9, count: width * height)
+                let labelled = labeller.label(classes: classes, paintedBy: segments, minimumBlob: minimum, into: &mask)
+                let runsPassed = labeller.count
+                let labelledRead = labeller.label(classes: classes, minimumBlob: minimum, into: &maskRead)
+                #expect(labelled == labelledRead && runsPassed == labeller.count,
+                        "\(width)x\(height) round \(round): \(runsPassed) runs passed over, \(labeller.count) read")
+                let maskAt = Self.mismatch(mask, maskRead, count: width * height)
+                #expect(maskAt == nil, "\(width)x\(height) round \(round): masks differ first at \(maskAt ?? -1)")
                 if round % 2 == 0 {
                     var copyDiffers = 0
                     for y in 0..<height {
