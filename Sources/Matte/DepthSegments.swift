@@ -304,6 +304,8 @@ final class DepthSegments {
                 let aEnd = Int(rowFirst[y])
                 for r in aEnd..<n {
                     while a < aEnd && end[a] <= start[r] { a &+= 1 }
+                    // Only this run's unions change its root: kept in hand, not found again.
+                    var root = r
                     var b = a
                     while b < aEnd && start[b] < end[r] {
                         let from = Int(max(start[b], start[r]))
@@ -315,7 +317,7 @@ final class DepthSegments {
                         var x = from
                         while x < to {
                             if vertical[x] == 0 || joinedExactly(row[x], above[x]) {
-                                RunTable.union(r, b, in: parent)
+                                root = RunTable.join(root: root, b, in: parent)
                                 x &+= 1
                                 break
                             }

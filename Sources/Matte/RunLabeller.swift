@@ -57,8 +57,7 @@ final class RunLabeller {
     /// Returns false when the frame had more runs than `capacity`; the mask is then left for the
     /// caller to fill per pixel.
     func label(classes: UnsafePointer<UInt8>, minimumBlob: Int, into mask: UnsafeMutablePointer<UInt8>) -> Bool {
-        var bytes = ClassBytes()
-        return label(classes: classes, runEnds: &bytes, minimumBlob: minimumBlob, into: mask)
+        label(classes: classes, runEnds: ClassBytes(), minimumBlob: minimumBlob, into: mask)
     }
 
     /// `label` of the class map `segments` has just painted (its `segment` returned true, and
@@ -66,13 +65,12 @@ final class RunLabeller {
     /// instead of read byte by byte. The same result.
     func label(classes: UnsafePointer<UInt8>, paintedBy segments: DepthSegments, minimumBlob: Int,
                into mask: UnsafeMutablePointer<UInt8>) -> Bool {
-        var painted = segments.paintedRuns
-        return label(classes: classes, runEnds: &painted, minimumBlob: minimumBlob, into: mask)
+        label(classes: classes, runEnds: segments.paintedRuns, minimumBlob: minimumBlob, into: mask)
     }
 
-    private func label<Ends: ClassRunEnds>(classes: UnsafePointer<UInt8>, runEnds: inout Ends, minimumBlob: Int,
+    private func label<Ends: ClassRunEnds>(classes: UnsafePointer<UInt8>, runEnds: Ends, minimumBlob: Int,
                                            into mask: UnsafeMutablePointer<UInt8>) -> Bool {
-        guard extractAndLinkRuns(classes: classes, runEnds: &runEnds) else { return false }
+        guard extractAndLinkRuns(classes: classes, runEnds: runEnds) else { return false }
         flattenSummingContacts()
         linkBinary()
         paint(into: mask, minimumBlob: Int32(clamping: minimumBlob))
@@ -93,7 +91,9 @@ final class RunLabeller {
     /// it and are kept for pass 2. The runs of two rows tile the same columns, so the runs above
     /// one run are a contiguous stretch, ending where the next run's stretch begins.
     @inline(never)
-    private func extractAndLinkRuns<Ends: ClassRunEnds>(classes: UnsafePointer<UInt8>, runEnds: inout Ends) -> Bool {
+    private func extractAndLinkRuns<Ends: ClassRunEnds>(classes: UnsafePointer<UInt8>, runEnds ends: Ends) -> Bool {
+        // A local copy: its cursor stays in registers rather than going to memory at every run.
+        var runEnds = ends
         // The tables as locals: read through `self` and `runs`, every store through one of them
         // might have changed the objects' fields, so each access reloaded the pointer (run
         // indices and columns are far inside Int32, so no overflow checks either).
@@ -152,19 +152,8 @@ final class RunLabeller {
                         let aboveEnd = end[above]
                         let aboveKind = kind[above]
                         if aboveKind == k {
-                            // The lower root becomes the parent (RunTable.union), with this run's
-                            // root kept in hand rather than found again.
-                            // Mostly one step from its root: that is looked at before the search.
-                            var other = Int(parent[above])
-                            if other != above && Int(parent[other]) != other {
-                                other = RunTable.find(above, in: parent)
-                            }
-                            if other < root {
-                                parent[root] = Int32(truncatingIfNeeded: other)
-                                root = other
-                            } else if other > root {
-                                parent[other] = Int32(truncatingIfNeeded: root)
-                            }
+                            // With this run's root kept in hand rather than found again.
+                            root = RunTable.join(root: root, above, in: parent)
                         } else if (aboveKind | k) & Self.hole != 0 {
                             // A hole and a run of another class. Pairs of background and
                             // foreground are never joined in pass 2, so they are not kept.

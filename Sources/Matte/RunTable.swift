@@ -60,6 +60,23 @@ final class RunTable {
         return x
     }
 
+    /// `union` of a component whose root the caller keeps in hand (`root`, a run being joined
+    /// to the runs above it one by one) with run `other`'s: returns the joined root. `other` is
+    /// looked at as one step from its root before it is searched: mostly it is.
+    @inline(__always)
+    static func join(root: Int, _ other: Int, in parent: UnsafeMutablePointer<Int32>) -> Int {
+        var top = Int(parent[other])
+        if top != other && Int(parent[top]) != top {
+            top = find(other, in: parent)
+        }
+        if top < root {
+            parent[root] = Int32(truncatingIfNeeded: top)
+            return top
+        }
+        if top > root { parent[top] = Int32(truncatingIfNeeded: root) }
+        return root
+    }
+
     /// The lower root becomes the parent, so a run's root is its component's first run.
     @inline(__always)
     static func union(_ a: Int, _ b: Int, in parent: UnsafeMutablePointer<Int32>) {
