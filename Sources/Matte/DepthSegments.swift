@@ -459,14 +459,16 @@ final class DepthSegments {
             let classes = (hole & RunLabeller.hole) | (~hole & RunLabeller.background)
             classBytes.storeBytes(of: classes, toByteOffset: x, as: SIMD16<UInt8>.self)
         }
-        // One call site, so that `group` is compiled inline once (a second call for the last
-        // group was left out of line).
+        // Two groups a step, the second held at the last (written twice then, the same), so
+        // that the loop's own instructions are paid once per 32 columns. Both calls in the
+        // loop: a call for the last group after it was left out of line.
         let last = width &- 16
         var x = 1
         while true {
             group(x)
-            if x == last { break }
-            x = min(x &+ 16, last)
+            group(min(x &+ 16, last))
+            if x &+ 16 >= last { break }
+            x = min(x &+ 32, last)
         }
     }
 
