@@ -494,7 +494,9 @@ final class DepthSegments {
         let nearer = nearerContacts
         let farther = fartherContacts
         for i in 0..<count {
-            let root = RunTable.find(i, in: parent)
+            // Every parent is below its child and was flattened before it, so its parent is
+            // the root: no search.
+            let root = Int(parent[Int(parent[i])])
             parent[i] = Int32(truncatingIfNeeded: root)
             guard root != i else { continue }
             pixels[root] &+= pixels[i]
