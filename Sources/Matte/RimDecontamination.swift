@@ -221,7 +221,12 @@ final class RimDecontamination {
         func below(x: Int, y: Int) -> Int {
             let steps = min(lookout, height &- 1 &- y)
             guard steps > 0 else { return -1 }
-            let bottom = y &+ steps
+            return below(x: x, y: y, bottom: y &+ steps)
+        }
+
+        /// `below(x:y:)` with its last row, `bottom` (> y), worked out by the caller once a row.
+        @inline(__always)
+        func below(x: Int, y: Int, bottom: Int) -> Int {
             // Rows from y + 1 before `downUntil` were read; `downFirst` the mark of the first
             // confident one after them (-1 none, i.e. none of them is).
             let first = Int(downFirst[x])
@@ -241,6 +246,70 @@ final class RimDecontamination {
             downFirst[x] = -1
             downUntil[x] = Int32(truncatingIfNeeded: bottom &+ 1)
             return -1
+        }
+
+        /// Gives each pixel of from..<to of row y that has both kinds of reference (row `ends`,
+        /// up, down) the next lane from `solved` on, the others -1, in `slot`; returns the lanes'
+        /// new count. Up is asked of every pixel (it keeps the column's memory), down only where
+        /// the row and up leave a kind missing. In at most three stretches, split where the
+        /// row ends' reach ends, each with one set of row kinds: what the loop keeps is one
+        /// value, not the two ends' reaches and kinds.
+        @inline(__always)
+        func decide(from start: Int, to end: Int, y: Int, over: UnsafePointer<UInt8>?, ends: RimDecontamination.RowEnds,
+                    slot: UnsafeMutablePointer<Int32>, solved first: Int) -> Int {
+            let inner = min(ends.leftUntil, ends.rightFrom), outer = max(ends.leftUntil, ends.rightFrom)
+            let bottom = y &+ min(lookout, height &- 1 &- y)
+            var solved = first
+            if let over {
+                solved = decide(from: start, to: inner, rowKinds: ends.kinds(start), y: y, over: over, bottom: bottom, slot: slot, solved: solved)
+                solved = decide(from: inner, to: outer, rowKinds: ends.kinds(inner), y: y, over: over, bottom: bottom, slot: slot, solved: solved)
+                solved = decide(from: outer, to: end, rowKinds: ends.kinds(outer), y: y, over: over, bottom: bottom, slot: slot, solved: solved)
+            } else {
+                for x in start..<end {
+                    var kinds = ends.kinds(x)
+                    if kinds != 3 && bottom > y {
+                        let down = below(x: x, y: y, bottom: bottom)
+                        if down >= 0 { kinds |= 2 &- (down & 1) }
+                    }
+                    let both = kinds == 3
+                    slot[x] = both ? Int32(truncatingIfNeeded: solved) : -1
+                    if both { solved &+= 1 }
+                }
+            }
+            return solved
+        }
+
+        /// `decide` for pixels from..<to of a row y > 0 (`over` its row y - 1) whose row ends
+        /// give all of them `rowKinds`; `bottom` as `below` takes it.
+        @inline(__always)
+        private func decide(from start: Int, to end: Int, rowKinds: Int, y: Int, over: UnsafePointer<UInt8>, bottom: Int,
+                            slot: UnsafeMutablePointer<Int32>, solved first: Int) -> Int {
+            var solved = first
+            let reach = y &- lookout
+            let aboveMark = Int32(truncatingIfNeeded: (y &- 1) &<< 1)
+            var x = start
+            while x < end {
+                var kinds = rowKinds
+                let a = over[x]
+                if RimDecontamination.isConfident(a) {
+                    // Carried as `above` does.
+                    let mark = aboveMark | Int32(a & 1)
+                    up[x] = mark
+                    kinds |= 2 &- Int(a & 1)
+                } else {
+                    let last = Int(up[x])
+                    if last &>> 1 >= reach { kinds |= 2 &- (last & 1) }
+                }
+                if kinds != 3 && bottom > y {
+                    let down = below(x: x, y: y, bottom: bottom)
+                    if down >= 0 { kinds |= 2 &- (down & 1) }
+                }
+                let both = kinds == 3
+                slot[x] = both ? Int32(truncatingIfNeeded: solved) : -1
+                if both { solved &+= 1 }
+                x &+= 1
+            }
+            return solved
         }
     }
 
@@ -281,73 +350,85 @@ final class RimDecontamination {
     /// (-1 without references), and lists each run back as (start, end), or empty (start, start)
     /// when none of its pixels found both references. Per pixel, as before the run form: the
     /// nearest confident pixel left, right, up, down in that order, the first opaque one the
-    /// subject, the first clear one the background (the searches have no effect beyond their
-    /// answers, so the order of their calls is free). Out of line and once a row, and a pixel
-    /// first only asks whether it has both kinds of reference (bit 0 an opaque one, bit 1 a clear
-    /// one): most find one kind only and are left as they are, and tracking every reference's
-    /// position in the row loop was a hundred instructions a pixel of spilled registers.
+    /// subject, the first clear one the background. Out of line and once a row. A run is decided
+    /// before it is gathered (`decide`): most of these pixels find one kind of reference only and
+    /// are left as they are, and the loop that only asks whether a pixel has both kinds keeps its
+    /// state in registers, where the one that also placed the references spilled it at every
+    /// pixel (a hundred instructions a pixel). The searches answer the same when asked again
+    /// (up is carried, down remembered), so the few solved pixels ask them again for the places.
     @inline(never)
     private func gatherSearched(runs: UnsafeMutablePointer<Int32>, count runCount: Int, y: Int, row: UnsafePointer<UInt8>,
                                 colour: ImageView, search: ColumnSearch, solved first: Int) -> Int {
         let lookout = search.lookout
         let width = size.width
         let slot = lanes.slot
-        let ycbcr = colour.format == .yuyv || colour.format == .nv12
         var solved = first
         let over: UnsafePointer<UInt8>? = y > 0 ? search.base + (y &- 1) &* search.stride : nil
         for r in 0..<runCount {
             let listedEnd = runs[2 &* r &+ 1]
             guard listedEnd < 0 else { continue }
             let start = Int(runs[2 &* r]), end = Int(~listedEnd)
-            let solvedBefore = solved
-            let leftOpaque = start > 0 && row[start &- 1] == 255
-            let rightOpaque = end < width && row[end] == 255
-            // The row ends are in reach of the pixels before `leftUntil` (the left end) and from
-            // `rightFrom` (the right end).
+            // A row end's kind (bit 0 opaque, bit 1 clear) and the pixels it is in reach of:
+            // those before `leftUntil` (the left end) and from `rightFrom` (the right end).
+            let leftKind = start > 0 ? (row[start &- 1] == 255 ? 1 : 2) : 0
+            let rightKind = end < width ? (row[end] == 255 ? 1 : 2) : 0
             let leftUntil = start > 0 ? min(end, start &+ lookout) : start
             let rightFrom = end < width ? max(start, end &- lookout) : end
-            let leftKind = leftOpaque ? 1 : 2
-            let rightKind = rightOpaque ? 1 : 2
-            for x in start..<end {
-                var kinds = (x < leftUntil ? leftKind : 0) | (x >= rightFrom ? rightKind : 0)
-                // Up is always asked: it keeps the column's memory (ColumnSearch.carryAbove).
-                let up = search.above(x: x, y: y, over: over)
-                if up >= 0 { kinds |= 2 &- (up & 1) }
-                var down = -1
-                if kinds != 3 {
-                    down = search.below(x: x, y: y)
-                    if down >= 0 { kinds |= 2 &- (down & 1) }
-                }
-                guard kinds == 3 else {
-                    slot[x] = -1
-                    continue
-                }
-                // The references in their order: left, right, up, down; the first of each kind.
-                var subjectX = -1, subjectY = y, groundX = -1, groundY = y
-                @inline(__always) func offer(opaque: Bool, x atX: Int, y atY: Int) {
-                    if opaque {
-                        if subjectX < 0 {
-                            subjectX = atX
-                            subjectY = atY
-                        }
-                    } else if groundX < 0 {
-                        groundX = atX
-                        groundY = atY
-                    }
-                }
-                if x < leftUntil { offer(opaque: leftOpaque, x: start &- 1, y: y) }
-                if x >= rightFrom { offer(opaque: rightOpaque, x: end, y: y) }
-                if up >= 0 { offer(opaque: up & 1 != 0, x: x, y: up &>> 1) }
-                if down >= 0 { offer(opaque: down & 1 != 0, x: x, y: down &>> 1) }
-                slot[x] = Int32(truncatingIfNeeded: solved)
-                lanes.set(solved, subject: Self.channels(colour, subjectX, subjectY),
-                          ground: Self.channels(colour, groundX, groundY), own: Self.channels(colour, x, y),
-                          ycbcr: ycbcr)
-                solved &+= 1
+            let ends = RowEnds(leftUntil: leftUntil, leftKind: leftKind, rightFrom: rightFrom, rightKind: rightKind)
+            let solvedBefore = solved
+            solved = search.decide(from: start, to: end, y: y, over: over, ends: ends, slot: slot, solved: solved)
+            if solved > solvedBefore {
+                gatherDecided(from: start, to: end, y: y, over: over, ends: ends, colour: colour, search: search)
             }
             runs[2 &* r &+ 1] = Int32(truncatingIfNeeded: solved > solvedBefore ? end : start)
         }
         return solved
+    }
+
+    /// A searched run's two row ends: kind 1 opaque, 2 clear, 0 none (the frame's edge), and the
+    /// run's pixels each is in reach of (before `leftUntil`, from `rightFrom`).
+    fileprivate struct RowEnds {
+        let leftUntil, leftKind, rightFrom, rightKind: Int
+
+        /// The kinds of reference pixel x has from the row.
+        @inline(__always)
+        func kinds(_ x: Int) -> Int { (x < leftUntil ? leftKind : 0) | (x >= rightFrom ? rightKind : 0) }
+    }
+
+    /// The references of the pixels of from..<to that `decide` gave a lane (`lanes.slot[x]`):
+    /// left, right, up, down in that order, the first opaque one the subject, the first clear one
+    /// the background, as the pixel-by-pixel search took them.
+    @inline(never)
+    private func gatherDecided(from start: Int, to end: Int, y: Int, over: UnsafePointer<UInt8>?, ends: RowEnds,
+                               colour: ImageView, search: ColumnSearch) {
+        let slot = lanes.slot
+        let ycbcr = colour.format == .yuyv || colour.format == .nv12
+        for x in start..<end {
+            let lane = Int(slot[x])
+            guard lane >= 0 else { continue }
+            let up = search.above(x: x, y: y, over: over)
+            var kinds = ends.kinds(x)
+            if up >= 0 { kinds |= 2 &- (up & 1) }
+            let down = kinds != 3 ? search.below(x: x, y: y) : -1
+            var subjectX = -1, subjectY = y, groundX = -1, groundY = y
+            @inline(__always) func offer(opaque: Bool, x atX: Int, y atY: Int) {
+                if opaque {
+                    if subjectX < 0 {
+                        subjectX = atX
+                        subjectY = atY
+                    }
+                } else if groundX < 0 {
+                    groundX = atX
+                    groundY = atY
+                }
+            }
+            if x < ends.leftUntil { offer(opaque: ends.leftKind == 1, x: start &- 1, y: y) }
+            if x >= ends.rightFrom { offer(opaque: ends.rightKind == 1, x: end, y: y) }
+            if up >= 0 { offer(opaque: up & 1 != 0, x: x, y: up &>> 1) }
+            if down >= 0 { offer(opaque: down & 1 != 0, x: x, y: down &>> 1) }
+            lanes.set(lane, subject: Self.channels(colour, subjectX, subjectY),
+                      ground: Self.channels(colour, groundX, groundY), own: Self.channels(colour, x, y), ycbcr: ycbcr)
+        }
     }
 
     /// The patch entries of the partial pixels from..<to of row y, once the lanes are solved.
