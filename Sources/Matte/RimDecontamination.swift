@@ -42,16 +42,20 @@ final class RimDecontamination {
     private let columns: ColumnMemo
     /// The current row's runs with solved pixels: start, end, start, end...
     private let runs: UnsafeMutablePointer<Int32>
+    /// Two chroma bytes of 128: what an NV12 frame without its chroma plane reads (ColourRow).
+    private let neutralChroma: UnsafeMutablePointer<UInt8>
 
     init(size: FrameSize) throws(SystemError) {
         self.size = size
         let laneCount = RimLanes.storageCount(capacity: size.width)
         let memoCount = ColumnMemo.storageCount(width: size.width)
         // A row holds at most width / 2 + 1 runs (a confident pixel between any two).
-        patch = try RimPatch(size: size, workingCount: laneCount + memoCount + size.width + 4)
+        patch = try RimPatch(size: size, workingCount: laneCount + memoCount + size.width + 5)
         lanes = RimLanes(storage: patch.working, capacity: size.width)
         columns = ColumnMemo(storage: patch.working + laneCount, width: size.width)
         runs = patch.working + laneCount + memoCount
+        neutralChroma = UnsafeMutableRawPointer(runs + size.width + 4).assumingMemoryBound(to: UInt8.self)
+        neutralChroma.initialize(repeating: 128, count: 4)
     }
 
     /// `colour` the camera frame, `alpha` its finished .alpha8 matte (both of `size`): `patch`
@@ -69,9 +73,11 @@ final class RimDecontamination {
         defer { patch.finish(writer) }
         columns.reset()
         let search = ColumnSearch(alpha: alpha, height: size.height, lookout: lookout, memo: columns)
+        let neutral = UnsafePointer(neutralChroma)
         for y in 0..<size.height {
             writer.startRow(y)
             let row = UnsafePointer(alpha.row(y).assumingMemoryBound(to: UInt8.self))
+            let pixels = ColourRow(colour, y, neutral: neutral)
             var x = 0
             var solved = 0
             var runCount = 0
@@ -99,8 +105,12 @@ final class RimDecontamination {
                 // Runs whose pixels search their columns are listed with their end as ~end and
                 // gathered together after the scan (gatherSearched).
                 var listedEnd = Int32(truncatingIfNeeded: end)
-                if let next = gatherRun(from: x, to: end, y: y, row: row, colour: colour, search: search, solved: solved) {
-                    solved = next
+                let leftOpaque = x > 0 && row[x &- 1] == 255
+                if x > 0 && end < width && end &- x <= lookout && leftOpaque != (row[end] == 255) {
+                    // Both ends in reach of every pixel, one opaque and one clear (the subject's
+                    // sides, most of the rim): the same two references for the whole run.
+                    solved = gatherRun(from: x, to: end, leftOpaque: leftOpaque, y: y, pixels: pixels, ycbcr: ycbcr,
+                                       search: search, solved: solved)
                 } else {
                     listedEnd = ~listedEnd
                     searchedCount &+= 1
@@ -111,8 +121,8 @@ final class RimDecontamination {
                 x = end
             }
             if searchedCount > 0 {
-                solved = gatherSearched(runs: runs, count: runCount, y: y, row: row, colour: colour, search: search,
-                                        solved: solved)
+                solved = gatherSearched(runs: runs, count: runCount, y: y, row: row, colour: colour, pixels: pixels,
+                                        search: search, solved: solved)
             }
             // A whole row's rim through the lanes at once: runs are short (a few pixels at the
             // subject's sides), and solving each alone was mostly the lanes' set-up and padding.
@@ -316,33 +326,28 @@ final class RimDecontamination {
     @inline(__always)
     fileprivate static func isConfident(_ a: UInt8) -> Bool { a &+ 1 <= 1 }
 
-    /// The partial pixels from..<to of row y, bounded by confident pixels (or the frame's edge),
-    /// into the lanes from index `solved` on when both row ends are the references of every pixel;
-    /// returns the lanes' new count, and `lanes.slot[x]` is each pixel's lane. Nil when the run's
-    /// pixels must search their columns (gatherSearched, once the row's runs are all found).
-    @inline(__always)
-    private func gatherRun(from start: Int, to end: Int, y: Int, row: UnsafePointer<UInt8>, colour: ImageView,
-                           search: ColumnSearch, solved first: Int) -> Int? {
-        let lookout = search.lookout
-        let width = size.width
-        let leftOpaque = start > 0 && row[start - 1] == 255
-        let rightOpaque = end < width && row[end] == 255
-        let lanes = self.lanes
-        let ycbcr = colour.format == .yuyv || colour.format == .nv12
-        if start > 0 && end < width && end - start <= lookout && leftOpaque != rightOpaque {
-            // Both ends in reach of every pixel, one opaque and one clear (the subject's sides,
-            // most of the rim): the same two references for the whole run, no column search.
-            search.carryAbove(from: start, to: end, y: y)
-            let count = end - start
-            let opaque = leftOpaque ? start - 1 : end
-            lanes.fill(from: first, count: count, subject: Self.channels(colour, opaque, y),
-                       ground: Self.channels(colour, start - 1 + end - opaque, y), ycbcr: ycbcr)
-            Self.ownChannels(colour, from: start, count: count, y: y, into: lanes, at: first)
-            let slots = lanes.slot + start
-            for k in 0..<count { slots[k] = Int32(truncatingIfNeeded: first &+ k) }
-            return first + count
+    /// The partial pixels from..<to of row y, between an opaque and a clear pixel both in reach of
+    /// every one of them (the left one opaque when `leftOpaque`), into the lanes from index
+    /// `solved` on: those two are every pixel's references. Returns the lanes' new count;
+    /// `lanes.slot[x]` is each pixel's lane.
+    @inline(never)
+    private func gatherRun(from start: Int, to end: Int, leftOpaque: Bool, y: Int, pixels: ColourRow, ycbcr: Bool,
+                           search: ColumnSearch, solved first: Int) -> Int {
+        search.carryAbove(from: start, to: end, y: y)
+        let count = end &- start
+        let opaque = leftOpaque ? start &- 1 : end
+        let clear = leftOpaque ? end : start &- 1
+        lanes.fill(from: first, count: count, subject: pixels.channels(opaque), ground: pixels.channels(clear), ycbcr: ycbcr)
+        let c0 = lanes.own0 + first, c1 = lanes.own1 + first, c2 = lanes.own2 + first
+        let slots = lanes.slot + start
+        for k in 0..<count {
+            let own = pixels.channels(start &+ k)
+            c0[k] = own.0
+            c1[k] = own.1
+            c2[k] = own.2
+            slots[k] = Int32(truncatingIfNeeded: first &+ k)
         }
-        return nil
+        return first &+ count
     }
 
     /// The pixels of row y's listed runs (start, ~end) that search their columns, into the lanes
@@ -358,7 +363,7 @@ final class RimDecontamination {
     /// (up is carried, down remembered), so the few solved pixels ask them again for the places.
     @inline(never)
     private func gatherSearched(runs: UnsafeMutablePointer<Int32>, count runCount: Int, y: Int, row: UnsafePointer<UInt8>,
-                                colour: ImageView, search: ColumnSearch, solved first: Int) -> Int {
+                                colour: ImageView, pixels: ColourRow, search: ColumnSearch, solved first: Int) -> Int {
         let lookout = search.lookout
         let width = size.width
         let slot = lanes.slot
@@ -378,7 +383,7 @@ final class RimDecontamination {
             let solvedBefore = solved
             solved = search.decide(from: start, to: end, y: y, over: over, ends: ends, slot: slot, solved: solved)
             if solved > solvedBefore {
-                gatherDecided(from: start, to: end, y: y, over: over, ends: ends, colour: colour, search: search)
+                gatherDecided(from: start, to: end, y: y, over: over, ends: ends, colour: colour, pixels: pixels, search: search)
             }
             runs[2 &* r &+ 1] = Int32(truncatingIfNeeded: solved > solvedBefore ? end : start)
         }
@@ -400,7 +405,8 @@ final class RimDecontamination {
     /// the background, as the pixel-by-pixel search took them.
     @inline(never)
     private func gatherDecided(from start: Int, to end: Int, y: Int, over: UnsafePointer<UInt8>?, ends: RowEnds,
-                               colour: ImageView, search: ColumnSearch) {
+                               colour: ImageView, pixels: ColourRow, search: ColumnSearch) {
+        let neutral = UnsafePointer(neutralChroma)
         let slot = lanes.slot
         let ycbcr = colour.format == .yuyv || colour.format == .nv12
         for x in start..<end {
@@ -426,8 +432,9 @@ final class RimDecontamination {
             if x >= ends.rightFrom { offer(opaque: ends.rightKind == 1, x: end, y: y) }
             if up >= 0 { offer(opaque: up & 1 != 0, x: x, y: up &>> 1) }
             if down >= 0 { offer(opaque: down & 1 != 0, x: x, y: down &>> 1) }
-            lanes.set(lane, subject: Self.channels(colour, subjectX, subjectY),
-                      ground: Self.channels(colour, groundX, groundY), own: Self.channels(colour, x, y), ycbcr: ycbcr)
+            lanes.set(lane, subject: ColourRow(colour, subjectY, neutral: neutral).channels(subjectX),
+                      ground: ColourRow(colour, groundY, neutral: neutral).channels(groundX), own: pixels.channels(x),
+                      ycbcr: ycbcr)
         }
     }
 
@@ -492,46 +499,6 @@ final class RimDecontamination {
         }
     }
 
-    /// Pixels from..<from+count of row y, channels as `channels` gives them, into the lanes' own
-    /// colours from lane `at`: the format decided once for the run.
-    @inline(__always)
-    private static func ownChannels(_ view: ImageView, from x: Int, count: Int, y: Int, into lanes: RimLanes, at first: Int) {
-        let row = view.row(y).assumingMemoryBound(to: UInt8.self)
-        let c0 = lanes.own0 + first, c1 = lanes.own1 + first, c2 = lanes.own2 + first
-        // Wrapping arithmetic: in-frame offsets cannot overflow, and the checks were half the loop.
-        switch view.format {
-        case .yuyv:
-            for k in 0..<count {
-                let p = x &+ k
-                let pair = row + ((p >> 1) &<< 2)
-                c0[k] = Int32(row[p &<< 1])
-                c1[k] = Int32(pair[1])
-                c2[k] = Int32(pair[3])
-            }
-        case .rgb24:
-            for k in 0..<count {
-                let p = row + (x &+ k) &* 3
-                c0[k] = Int32(p[0])
-                c1[k] = Int32(p[1])
-                c2[k] = Int32(p[2])
-            }
-        case .xrgb8888, .argb8888:
-            for k in 0..<count {
-                let p = row + ((x &+ k) &<< 2)
-                c0[k] = Int32(p[0])
-                c1[k] = Int32(p[1])
-                c2[k] = Int32(p[2])
-            }
-        default:
-            for k in 0..<count {
-                let c = channels(view, x + k, y)
-                c0[k] = c.x
-                c1[k] = c.y
-                c2[k] = c.z
-            }
-        }
-    }
-
     /// The pixel's three channels in the frame's own order (R G B, B G R, or Y Cb Cr). Internal,
     /// not private: RimPatchTests' full-frame reference reads pixels through it.
     @inline(__always)
@@ -554,6 +521,49 @@ final class RimDecontamination {
         case .z16, .alpha8:
             return SIMD3(0, 0, 0)
         }
+    }
+}
+
+/// One row of a camera frame read as three channels a pixel, in the frame's own order (R G B,
+/// B G R or Y Cb Cr; RimDecontamination.channels), the format's layout worked out once for the
+/// row: channel 0 of pixel x is `first[x * firstStep]`, channels 1 and 2 are the byte at
+/// `others + (x >> othersShift) * othersStep` and the one `secondOffset` after it. Reading a pixel
+/// through the format's switch, a SIMD3 and overflow checks was most of a run's gathering.
+private struct ColourRow {
+    let first: UnsafePointer<UInt8>
+    let firstStep: Int
+    let others: UnsafePointer<UInt8>
+    let othersShift, othersStep, secondOffset: Int
+
+    /// Row y of `view` (not .z16 or .alpha8); `neutral`, two bytes of 128, is the chroma of an
+    /// NV12 view without its chroma plane.
+    @inline(__always)
+    init(_ view: ImageView, _ y: Int, neutral: UnsafePointer<UInt8>) {
+        let row = UnsafePointer(view.row(y).assumingMemoryBound(to: UInt8.self))
+        first = row
+        switch view.format {
+        case .rgb24:
+            (firstStep, others, othersShift, othersStep, secondOffset) = (3, row + 1, 0, 3, 1)
+        case .xrgb8888, .argb8888:
+            (firstStep, others, othersShift, othersStep, secondOffset) = (4, row + 1, 0, 4, 1)
+        case .yuyv:
+            (firstStep, others, othersShift, othersStep, secondOffset) = (2, row + 1, 1, 4, 2)
+        case .nv12:
+            if let chroma = view.chromaPlane {
+                let line = UnsafePointer((chroma + (y >> 1) * view.bytesPerRow).assumingMemoryBound(to: UInt8.self))
+                (firstStep, others, othersShift, othersStep, secondOffset) = (1, line, 1, 2, 1)
+            } else {
+                (firstStep, others, othersShift, othersStep, secondOffset) = (1, neutral, 0, 0, 1)
+            }
+        case .z16, .alpha8:
+            preconditionFailure("rim decontamination: no colour in a depth or alpha frame")
+        }
+    }
+
+    @inline(__always)
+    func channels(_ x: Int) -> (Int32, Int32, Int32) {
+        let pair = others + (x &>> othersShift) &* othersStep
+        return (Int32(first[x &* firstStep]), Int32(pair[0]), Int32(pair[secondOffset]))
     }
 }
 
@@ -633,9 +643,9 @@ final class RimLanes {
         var raw0, raw1, raw2, shown0, shown1, shown2, contrast, groundDot: Int32
 
         @inline(__always)
-        init(subject f: SIMD3<Int32>, ground b: SIMD3<Int32>, ycbcr: Bool) {
-            let (f0, f1, f2) = (f.x, f.y, f.z)
-            let (b0, b1, b2) = (b.x, b.y, b.z)
+        init(subject f: (Int32, Int32, Int32), ground b: (Int32, Int32, Int32), ycbcr: Bool) {
+            let (f0, f1, f2) = f
+            let (b0, b1, b2) = b
             var fm = (f0, f1, f2)
             var bm = (b0, b1, b2)
             if ycbcr {
@@ -657,6 +667,13 @@ final class RimLanes {
     /// Y Cb Cr, as `solve` is then told).
     @inline(__always)
     func set(_ k: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>, own: SIMD3<Int32>, ycbcr: Bool) {
+        set(k, subject: (subject.x, subject.y, subject.z), ground: (ground.x, ground.y, ground.z), own: (own.x, own.y, own.z),
+            ycbcr: ycbcr)
+    }
+
+    /// `set` with each colour's channels as three integers.
+    @inline(__always)
+    func set(_ k: Int, subject: (Int32, Int32, Int32), ground: (Int32, Int32, Int32), own: (Int32, Int32, Int32), ycbcr: Bool) {
         let r = References(subject: subject, ground: ground, ycbcr: ycbcr)
         raw0[k] = r.raw0
         raw1[k] = r.raw1
@@ -666,9 +683,9 @@ final class RimLanes {
         shown2[k] = r.shown2
         contrast[k] = r.contrast
         groundDot[k] = r.groundDot
-        own0[k] = own.x
-        own1[k] = own.y
-        own2[k] = own.z
+        own0[k] = own.0
+        own1[k] = own.1
+        own2[k] = own.2
     }
 
     /// Lanes from..<from+count with the same subject and background (their own colours apart).
@@ -676,7 +693,7 @@ final class RimLanes {
     /// (`width` lanes past `capacity`), and the lanes after a run are written again by what
     /// follows it or padded by `solve`.
     @inline(__always)
-    func fill(from first: Int, count: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>, ycbcr: Bool) {
+    func fill(from first: Int, count: Int, subject: (Int32, Int32, Int32), ground: (Int32, Int32, Int32), ycbcr: Bool) {
         let r = References(subject: subject, ground: ground, ycbcr: ycbcr)
         @inline(__always) func store(_ p: UnsafeMutablePointer<Int32>, _ k: Int, _ value: Int32) {
             UnsafeMutableRawPointer(p + k).storeBytes(of: Lanes(repeating: value), as: Lanes.self)
