@@ -128,11 +128,7 @@ final class RimDecontamination {
             // subject's sides), and solving each alone was mostly the lanes' set-up and padding.
             guard solved > 0 else { continue }
             lanes.solve(count: solved, ycbcr: ycbcr)
-            for r in 0..<runCount {
-                let start = Int(runs[2 * r]), end = Int(runs[2 * r + 1])
-                // gatherSearched leaves an empty run where no pixel found both references.
-                if start < end { emitRun(from: start, to: end, y: y, row: row, colour: colour, into: &writer) }
-            }
+            emitRow(runs: runs, count: runCount, y: y, row: row, colour: colour, into: &writer)
         }
     }
 
@@ -438,10 +434,11 @@ final class RimDecontamination {
         }
     }
 
-    /// The patch entries of the partial pixels from..<to of row y, once the lanes are solved.
+    /// The patch entries of row y's runs (start, end; empty where gatherSearched found no pixel
+    /// both references), once the lanes are solved: once a row, the format asked once.
     @inline(never)
-    private func emitRun(from start: Int, to end: Int, y: Int, row: UnsafePointer<UInt8>, colour: ImageView,
-                         into patch: inout RimPatch.Writer) {
+    private func emitRow(runs: UnsafeMutablePointer<Int32>, count runCount: Int, y: Int, row: UnsafePointer<UInt8>,
+                         colour: ImageView, into patch: inout RimPatch.Writer) {
         let slots = lanes.slot
         let results = lanes.result
         // A pixel's corrected channels packed as RimLanes gives them (c0 | c1 << 8 | c2 << 16),
@@ -451,9 +448,11 @@ final class RimDecontamination {
             return slot >= 0 ? results[slot] : -1
         }
         guard colour.format == .yuyv else {
-            for x in start..<end {
-                let value = estimate(x)
-                if value >= 0 { patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: value)) }
+            for r in 0..<runCount {
+                for x in Int(runs[2 &* r])..<max(Int(runs[2 &* r]), Int(runs[2 &* r &+ 1])) {
+                    let value = estimate(x)
+                    if value >= 0 { patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: value)) }
+                }
             }
             return
         }
@@ -464,38 +463,41 @@ final class RimDecontamination {
         // (RimPatch relies on it).
         let pixels = colour.row(y).assumingMemoryBound(to: UInt8.self)
         let width = size.width
-        var x = start
-        while x < end {
-            if x & 1 == 0 && x &+ 1 < end {
-                let even = estimate(x)
-                let odd = estimate(x &+ 1)
-                if even >= 0 || odd >= 0 {
-                    let pair = pixels + (x &<< 1)
-                    let rawCb = Int32(pair[1]), rawCr = Int32(pair[3])
-                    let evenCb = even >= 0 ? (even &>> 8) & 0xFF : rawCb
-                    let evenCr = even >= 0 ? (even &>> 16) & 0xFF : rawCr
-                    let oddCb = odd >= 0 ? (odd &>> 8) & 0xFF : rawCb
-                    let oddCr = odd >= 0 ? (odd &>> 16) & 0xFF : rawCr
-                    let chroma = UInt32(truncatingIfNeeded: (evenCb &+ oddCb &+ 1) >> 1) << 8
-                        | UInt32(truncatingIfNeeded: (evenCr &+ oddCr &+ 1) >> 1) << 16 | RimPatch.chromaFlag
-                    if even >= 0 {
-                        patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: even & 0xFF) | chroma)
-                        if odd >= 0 { patch.append(x: x &+ 1, y: y, value: UInt32(truncatingIfNeeded: odd)) }
-                    } else {
-                        patch.append(x: x &+ 1, y: y, value: UInt32(truncatingIfNeeded: odd & 0xFF) | chroma)
+        for r in 0..<runCount {
+            let end = Int(runs[2 &* r &+ 1])
+            var x = Int(runs[2 &* r])
+            while x < end {
+                if x & 1 == 0 && x &+ 1 < end {
+                    let even = estimate(x)
+                    let odd = estimate(x &+ 1)
+                    if even >= 0 || odd >= 0 {
+                        let pair = pixels + (x &<< 1)
+                        let rawCb = Int32(pair[1]), rawCr = Int32(pair[3])
+                        let evenCb = even >= 0 ? (even &>> 8) & 0xFF : rawCb
+                        let evenCr = even >= 0 ? (even &>> 16) & 0xFF : rawCr
+                        let oddCb = odd >= 0 ? (odd &>> 8) & 0xFF : rawCb
+                        let oddCr = odd >= 0 ? (odd &>> 16) & 0xFF : rawCr
+                        let chroma = UInt32(truncatingIfNeeded: (evenCb &+ oddCb &+ 1) >> 1) << 8
+                            | UInt32(truncatingIfNeeded: (evenCr &+ oddCr &+ 1) >> 1) << 16 | RimPatch.chromaFlag
+                        if even >= 0 {
+                            patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: even & 0xFF) | chroma)
+                            if odd >= 0 { patch.append(x: x &+ 1, y: y, value: UInt32(truncatingIfNeeded: odd)) }
+                        } else {
+                            patch.append(x: x &+ 1, y: y, value: UInt32(truncatingIfNeeded: odd & 0xFF) | chroma)
+                        }
                     }
+                    x &+= 2
+                    continue
                 }
-                x &+= 2
-                continue
+                // The partner is confident (or outside the frame).
+                let clean = estimate(x)
+                if clean >= 0 {
+                    let partner = x ^ 1
+                    let other = partner < width ? row[partner] : 0
+                    patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: clean) | (other == 255 ? 0 : RimPatch.chromaFlag))
+                }
+                x &+= 1
             }
-            // The partner is confident (or outside the frame).
-            let clean = estimate(x)
-            if clean >= 0 {
-                let partner = x ^ 1
-                let other = partner < width ? row[partner] : 0
-                patch.append(x: x, y: y, value: UInt32(truncatingIfNeeded: clean) | (other == 255 ? 0 : RimPatch.chromaFlag))
-            }
-            x &+= 1
         }
     }
 
