@@ -43,7 +43,7 @@ final class RimDecontamination {
     /// The current row's runs with solved pixels: start, end, start, end...
     private let runs: UnsafeMutablePointer<Int32>
     /// Two chroma bytes of 128: what an NV12 frame without its chroma plane reads (ColourRow).
-    private let neutralChroma: UnsafeMutablePointer<UInt8>
+    private let neutralChroma: UnsafePointer<UInt8>
 
     init(size: FrameSize) throws(SystemError) {
         self.size = size
@@ -54,8 +54,9 @@ final class RimDecontamination {
         lanes = RimLanes(storage: patch.working, capacity: size.width)
         columns = ColumnMemo(storage: patch.working + laneCount, width: size.width)
         runs = patch.working + laneCount + memoCount
-        neutralChroma = UnsafeMutableRawPointer(runs + size.width + 4).assumingMemoryBound(to: UInt8.self)
-        neutralChroma.initialize(repeating: 128, count: 4)
+        let neutral = UnsafeMutableRawPointer(runs + size.width + 4).assumingMemoryBound(to: UInt8.self)
+        neutral.initialize(repeating: 128, count: 4)
+        neutralChroma = UnsafePointer(neutral)
     }
 
     /// `colour` the camera frame, `alpha` its finished .alpha8 matte (both of `size`): `patch`
@@ -73,11 +74,11 @@ final class RimDecontamination {
         defer { patch.finish(writer) }
         columns.reset()
         let search = ColumnSearch(alpha: alpha, height: size.height, lookout: lookout, memo: columns)
-        let neutral = UnsafePointer(neutralChroma)
+        let frame = ColourFrame(colour, neutral: neutralChroma)
         for y in 0..<size.height {
             writer.startRow(y)
             let row = UnsafePointer(alpha.row(y).assumingMemoryBound(to: UInt8.self))
-            let pixels = ColourRow(colour, y, neutral: neutral)
+            let pixels = frame.row(y)
             var x = 0
             var solved = 0
             var runCount = 0
@@ -121,7 +122,7 @@ final class RimDecontamination {
                 x = end
             }
             if searchedCount > 0 {
-                solved = gatherSearched(runs: runs, count: runCount, y: y, row: row, colour: colour, pixels: pixels,
+                solved = gatherSearched(runs: runs, count: runCount, y: y, row: row, frame: frame, ycbcr: ycbcr,
                                         search: search, solved: solved)
             }
             // A whole row's rim through the lanes at once: runs are short (a few pixels at the
@@ -359,7 +360,7 @@ final class RimDecontamination {
     /// (up is carried, down remembered), so the few solved pixels ask them again for the places.
     @inline(never)
     private func gatherSearched(runs: UnsafeMutablePointer<Int32>, count runCount: Int, y: Int, row: UnsafePointer<UInt8>,
-                                colour: ImageView, pixels: ColourRow, search: ColumnSearch, solved first: Int) -> Int {
+                                frame: ColourFrame, ycbcr: Bool, search: ColumnSearch, solved first: Int) -> Int {
         let lookout = search.lookout
         let width = size.width
         let slot = lanes.slot
@@ -379,7 +380,7 @@ final class RimDecontamination {
             let solvedBefore = solved
             solved = search.decide(from: start, to: end, y: y, over: over, ends: ends, slot: slot, solved: solved)
             if solved > solvedBefore {
-                gatherDecided(from: start, to: end, y: y, over: over, ends: ends, colour: colour, pixels: pixels, search: search)
+                gatherDecided(from: start, to: end, y: y, over: over, ends: ends, frame: frame, ycbcr: ycbcr, search: search)
             }
             runs[2 &* r &+ 1] = Int32(truncatingIfNeeded: solved > solvedBefore ? end : start)
         }
@@ -401,10 +402,9 @@ final class RimDecontamination {
     /// the background, as the pixel-by-pixel search took them.
     @inline(never)
     private func gatherDecided(from start: Int, to end: Int, y: Int, over: UnsafePointer<UInt8>?, ends: RowEnds,
-                               colour: ImageView, pixels: ColourRow, search: ColumnSearch) {
-        let neutral = UnsafePointer(neutralChroma)
+                               frame: ColourFrame, ycbcr: Bool, search: ColumnSearch) {
         let slot = lanes.slot
-        let ycbcr = colour.format == .yuyv || colour.format == .nv12
+        let pixels = frame.row(y)
         for x in start..<end {
             let lane = Int(slot[x])
             guard lane >= 0 else { continue }
@@ -428,9 +428,8 @@ final class RimDecontamination {
             if x >= ends.rightFrom { offer(opaque: ends.rightKind == 1, x: end, y: y) }
             if up >= 0 { offer(opaque: up & 1 != 0, x: x, y: up &>> 1) }
             if down >= 0 { offer(opaque: down & 1 != 0, x: x, y: down &>> 1) }
-            lanes.set(lane, subject: ColourRow(colour, subjectY, neutral: neutral).channels(subjectX),
-                      ground: ColourRow(colour, groundY, neutral: neutral).channels(groundX), own: pixels.channels(x),
-                      ycbcr: ycbcr)
+            lanes.set(lane, subject: frame.row(subjectY).channels(subjectX), ground: frame.row(groundY).channels(groundX),
+                      own: pixels.channels(x), ycbcr: ycbcr)
         }
     }
 
@@ -526,41 +525,56 @@ final class RimDecontamination {
     }
 }
 
-/// One row of a camera frame read as three channels a pixel, in the frame's own order (R G B,
-/// B G R or Y Cb Cr; RimDecontamination.channels), the format's layout worked out once for the
-/// row: channel 0 of pixel x is `first[x * firstStep]`, channels 1 and 2 are the byte at
-/// `others + (x >> othersShift) * othersStep` and the one `secondOffset` after it. Reading a pixel
-/// through the format's switch, a SIMD3 and overflow checks was most of a run's gathering.
-private struct ColourRow {
-    let first: UnsafePointer<UInt8>
-    let firstStep: Int
+/// A camera frame read as three channels a pixel, in the frame's own order (R G B, B G R or
+/// Y Cb Cr; RimDecontamination.channels), the format's layout worked out once a frame: channel 0
+/// of pixel (x, y) is `luma[y * stride + x * firstStep]`, channels 1 and 2 the byte at
+/// `others + (y >> othersRowShift) * othersStride + (x >> othersShift) * othersStep` and the one
+/// `secondOffset` after it. Reading a pixel through the format's switch, a SIMD3 and overflow
+/// checks was most of a run's gathering.
+private struct ColourFrame {
+    let luma: UnsafePointer<UInt8>
+    let stride, firstStep: Int
     let others: UnsafePointer<UInt8>
-    let othersShift, othersStep, secondOffset: Int
+    let othersRowShift, othersStride, othersShift, othersStep, secondOffset: Int
 
-    /// Row y of `view` (not .z16 or .alpha8); `neutral`, two bytes of 128, is the chroma of an
-    /// NV12 view without its chroma plane.
-    @inline(__always)
-    init(_ view: ImageView, _ y: Int, neutral: UnsafePointer<UInt8>) {
-        let row = UnsafePointer(view.row(y).assumingMemoryBound(to: UInt8.self))
-        first = row
+    /// `view` (not .z16 or .alpha8); `neutral`, two bytes of 128, is the chroma of an NV12 view
+    /// without its chroma plane.
+    init(_ view: ImageView, neutral: UnsafePointer<UInt8>) {
+        let base = UnsafePointer(view.base.assumingMemoryBound(to: UInt8.self))
+        luma = base
+        stride = view.bytesPerRow
         switch view.format {
         case .rgb24:
-            (firstStep, others, othersShift, othersStep, secondOffset) = (3, row + 1, 0, 3, 1)
+            (firstStep, others, othersRowShift, othersStride, othersShift, othersStep, secondOffset) = (3, base + 1, 0, stride, 0, 3, 1)
         case .xrgb8888, .argb8888:
-            (firstStep, others, othersShift, othersStep, secondOffset) = (4, row + 1, 0, 4, 1)
+            (firstStep, others, othersRowShift, othersStride, othersShift, othersStep, secondOffset) = (4, base + 1, 0, stride, 0, 4, 1)
         case .yuyv:
-            (firstStep, others, othersShift, othersStep, secondOffset) = (2, row + 1, 1, 4, 2)
+            (firstStep, others, othersRowShift, othersStride, othersShift, othersStep, secondOffset) = (2, base + 1, 0, stride, 1, 4, 2)
         case .nv12:
             if let chroma = view.chromaPlane {
-                let line = UnsafePointer((chroma + (y >> 1) * view.bytesPerRow).assumingMemoryBound(to: UInt8.self))
-                (firstStep, others, othersShift, othersStep, secondOffset) = (1, line, 1, 2, 1)
+                let plane = UnsafePointer(chroma.assumingMemoryBound(to: UInt8.self))
+                (firstStep, others, othersRowShift, othersStride, othersShift, othersStep, secondOffset) = (1, plane, 1, stride, 1, 2, 1)
             } else {
-                (firstStep, others, othersShift, othersStep, secondOffset) = (1, neutral, 0, 0, 1)
+                (firstStep, others, othersRowShift, othersStride, othersShift, othersStep, secondOffset) = (1, neutral, 0, 0, 0, 0, 1)
             }
         case .z16, .alpha8:
             preconditionFailure("rim decontamination: no colour in a depth or alpha frame")
         }
     }
+
+    @inline(__always)
+    func row(_ y: Int) -> ColourRow {
+        ColourRow(first: luma + y &* stride, firstStep: firstStep, others: others + (y &>> othersRowShift) &* othersStride,
+                  othersShift: othersShift, othersStep: othersStep, secondOffset: secondOffset)
+    }
+}
+
+/// One row of a ColourFrame.
+private struct ColourRow {
+    let first: UnsafePointer<UInt8>
+    let firstStep: Int
+    let others: UnsafePointer<UInt8>
+    let othersShift, othersStep, secondOffset: Int
 
     @inline(__always)
     func channels(_ x: Int) -> (Int32, Int32, Int32) {
