@@ -98,4 +98,29 @@ import Testing
             }
         }
     }
+
+    /// The lanes' float form of the compositor's Y Cb Cr to R G B (RimLanes.shown) gives the
+    /// integer form's bytes for every Y, Cb and Cr.
+    @Test func shownInFloatsIsTheIntegerConversionForEveryColour() {
+        func channel(_ fixed: Int32) -> Int32 { min(max(fixed &>> 6, 0), 255) }
+        var mismatches = 0
+        for y in Int32(0)..<256 {
+            let luma = y &* 74 &+ ((y &* 66) &>> 7) &- 1160
+            for cb in Int32(0)..<256 {
+                let u = cb &- 128
+                for cr in stride(from: Int32(0), to: 256, by: 4) {
+                    let crs = SIMD4<Int32>(cr, cr + 1, cr + 2, cr + 3)
+                    let (r, g, b) = RimLanes.shown(SIMD4(repeating: y), SIMD4(repeating: cb), crs)
+                    for k in 0..<4 {
+                        let v = crs[k] &- 128
+                        if r[k] != Float(channel(luma &+ v &* 102)) || g[k] != Float(channel(luma &- u &* 25 &- v &* 52))
+                            || b[k] != Float(channel(luma &+ u &* 129)) {
+                            mismatches += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
 }
