@@ -122,8 +122,10 @@ final class RimDecontamination {
                 x = end
             }
             if searchedCount > 0 {
+                let searchedFrom = solved
                 solved = gatherSearched(runs: runs, count: runCount, y: y, row: row, frame: frame, ycbcr: ycbcr,
                                         search: search, solved: solved)
+                lanes.referFromColours(from: searchedFrom, to: solved, ycbcr: ycbcr)
             }
             // A whole row's rim through the lanes at once: runs are short (a few pixels at the
             // subject's sides), and solving each alone was mostly the lanes' set-up and padding.
@@ -428,8 +430,8 @@ final class RimDecontamination {
             if x >= ends.rightFrom { offer(opaque: ends.rightKind == 1, x: end, y: y) }
             if up >= 0 { offer(opaque: up & 1 != 0, x: x, y: up &>> 1) }
             if down >= 0 { offer(opaque: down & 1 != 0, x: x, y: down &>> 1) }
-            lanes.set(lane, subject: frame.row(subjectY).channels(subjectX), ground: frame.row(groundY).channels(groundX),
-                      own: pixels.channels(x), ycbcr: ycbcr)
+            lanes.setColours(lane, subject: frame.row(subjectY).channels(subjectX),
+                             ground: frame.row(groundY).channels(groundX), own: pixels.channels(x))
         }
     }
 
@@ -702,6 +704,59 @@ final class RimLanes {
         own0[k] = own.0
         own1[k] = own.1
         own2[k] = own.2
+    }
+
+    /// Lane k's subject, background and own colour (frame channels), the references left to
+    /// `referFromColours`: the pixels that searched their columns each have their own, and
+    /// working them out one lane at a time was a third of gathering them.
+    @inline(__always)
+    func setColours(_ k: Int, subject: (Int32, Int32, Int32), ground: (Int32, Int32, Int32), own: (Int32, Int32, Int32)) {
+        // Parked where `referFromColours` writes the references: the subject in `raw`, the
+        // background in `shown`.
+        raw0[k] = subject.0
+        raw1[k] = subject.1
+        raw2[k] = subject.2
+        shown0[k] = ground.0
+        shown1[k] = ground.1
+        shown2[k] = ground.2
+        own0[k] = own.0
+        own1[k] = own.1
+        own2[k] = own.2
+    }
+
+    /// The references of lanes from..<to, given by `setColours`, four lanes at a time, as `set`
+    /// works them out: the conversion to R G B in floats (exact, RimLanesTests), and the
+    /// products, below 2^18 in size, exact in floats too. The last four lanes reach up to three
+    /// past `to`: there is room, and what follows the lanes is written again or padded by `solve`.
+    @inline(never)
+    func referFromColours(from first: Int, to end: Int, ycbcr: Bool) {
+        guard first < end else { return }
+        // The lanes past the end must read initialised memory (their results are never read).
+        @inline(__always) func pad(_ p: UnsafeMutablePointer<Int32>) {
+            UnsafeMutableRawPointer(p + end).storeBytes(of: Lanes(), as: Lanes.self)
+        }
+        pad(raw0); pad(raw1); pad(raw2)
+        pad(shown0); pad(shown1); pad(shown2)
+        @inline(__always) func store(_ p: UnsafeMutablePointer<Int32>, _ k: Int, _ value: Lanes) {
+            UnsafeMutableRawPointer(p + k).storeBytes(of: value, as: Lanes.self)
+        }
+        var i = first
+        while i < end {
+            let f0 = Self.load(raw0, i), f1 = Self.load(raw1, i), f2 = Self.load(raw2, i)
+            let b0 = Self.load(shown0, i), b1 = Self.load(shown1, i), b2 = Self.load(shown2, i)
+            let fm = ycbcr ? Self.shown(f0, f1, f2) : (Floats(f0), Floats(f1), Floats(f2))
+            let bm = ycbcr ? Self.shown(b0, b1, b2) : (Floats(b0), Floats(b1), Floats(b2))
+            let d0 = fm.0 - bm.0, d1 = fm.1 - bm.1, d2 = fm.2 - bm.2
+            store(raw0, i, f0 &- b0)
+            store(raw1, i, f1 &- b1)
+            store(raw2, i, f2 &- b2)
+            store(shown0, i, Self.integers(d0))
+            store(shown1, i, Self.integers(d1))
+            store(shown2, i, Self.integers(d2))
+            store(contrast, i, Self.integers(d0 * d0 + d1 * d1 + d2 * d2))
+            store(groundDot, i, Self.integers(bm.0 * d0 + bm.1 * d1 + bm.2 * d2))
+            i &+= Self.width
+        }
     }
 
     /// Lanes from..<from+count with the same subject and background (their own colours apart).
