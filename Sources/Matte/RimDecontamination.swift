@@ -439,7 +439,11 @@ final class RimDecontamination {
     /// both references), once the lanes are solved: once a row, the format asked once.
     @inline(never)
     private func emitRow(runs: UnsafeMutablePointer<Int32>, count runCount: Int, y: Int, row: UnsafePointer<UInt8>,
-                         colour: ImageView, into patch: inout RimPatch.Writer) {
+                         colour: ImageView, into writer: inout RimPatch.Writer) {
+        // A local copy, put back once: through the inout each entry read the writer's count and
+        // memory back from where the caller keeps it.
+        var patch = writer
+        defer { writer = patch }
         let slots = lanes.slot
         let results = lanes.result
         // A pixel's corrected channels packed as RimLanes gives them (c0 | c1 << 8 | c2 << 16),
