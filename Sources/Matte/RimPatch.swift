@@ -72,7 +72,7 @@ public struct RimPatch: ~Copyable {
         mutating func append(x: Int, y: Int, value: UInt32) {
             places[count] = UInt32(truncatingIfNeeded: y) << 16 | UInt32(truncatingIfNeeded: x)
             values[count] = value
-            count += 1
+            count &+= 1  // below the frame's pixel count
         }
     }
 

@@ -98,4 +98,63 @@ import Testing
             }
         }
     }
+
+    /// The lanes' float form of the compositor's Y Cb Cr to R G B (RimLanes.shown) gives the
+    /// integer form's bytes for every Y, Cb and Cr.
+    @Test func shownInFloatsIsTheIntegerConversionForEveryColour() {
+        func channel(_ fixed: Int32) -> Int32 { min(max(fixed &>> 6, 0), 255) }
+        var mismatches = 0
+        for y in Int32(0)..<256 {
+            let luma = y &* 74 &+ ((y &* 66) &>> 7) &- 1160
+            for cb in Int32(0)..<256 {
+                let u = cb &- 128
+                for cr in stride(from: Int32(0), to: 256, by: 4) {
+                    let crs = SIMD4<Int32>(cr, cr + 1, cr + 2, cr + 3)
+                    let (r, g, b) = RimLanes.shown(SIMD4(repeating: y), SIMD4(repeating: cb), crs)
+                    for k in 0..<4 {
+                        let v = crs[k] &- 128
+                        if r[k] != Float(channel(luma &+ v &* 102)) || g[k] != Float(channel(luma &- u &* 25 &- v &* 52))
+                            || b[k] != Float(channel(luma &+ u &* 129)) {
+                            mismatches += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    /// The references worked out four lanes at a time from parked colours (setColours, then
+    /// referFromColours, as the searched pixels take them) equal those `set` works out one lane at
+    /// a time, from any first lane.
+    @Test(arguments: [false, true])
+    func referencesFromColoursEqualThoseSetOneByOne(ycbcr: Bool) {
+        let capacity = 64
+        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * RimLanes.storageCount(capacity: capacity))
+        defer { storage.deallocate() }
+        let one = RimLanes(storage: storage, capacity: capacity)
+        let four = RimLanes(storage: storage + RimLanes.storageCount(capacity: capacity), capacity: capacity)
+        var noise = EdgeLanesTests.Noise(state: 0x9E37_79B9_7F4A_7C15)
+        for round in 0..<2000 {
+            let first = Int(noise.next(8))
+            let end = first + 1 + Int(noise.next(capacity - 8))
+            for k in first..<end {
+                func colour() -> (Int32, Int32, Int32) {
+                    round % 3 == 0 ? (255 * noise.next(2), 255 * noise.next(2), 255 * noise.next(2))
+                        : (noise.next(256), noise.next(256), noise.next(256))
+                }
+                let f = colour(), b = colour(), i = colour()
+                one.set(k, subject: f, ground: b, own: i, ycbcr: ycbcr)
+                four.setColours(k, subject: f, ground: b, own: i)
+            }
+            four.referFromColours(from: first, to: end, ycbcr: ycbcr)
+            for k in first..<end {
+                let same = one.raw0[k] == four.raw0[k] && one.raw1[k] == four.raw1[k] && one.raw2[k] == four.raw2[k]
+                    && one.shown0[k] == four.shown0[k] && one.shown1[k] == four.shown1[k] && one.shown2[k] == four.shown2[k]
+                    && one.contrast[k] == four.contrast[k] && one.groundDot[k] == four.groundDot[k]
+                #expect(same, "round \(round) lane \(k)")
+                if !same { return }
+            }
+        }
+    }
 }
