@@ -38,6 +38,11 @@ final class ColourEdges {
     /// whole-plane clear and scan were most of what the marks cost.
     private let markedGroups: UnsafeMutablePointer<UInt64>
     private let groupWords: Int
+    /// markChanges' row state, a bit per group (groupWords words each): the 16-column groups of
+    /// the row that differ from the row above, and the groups along the row (markChangesAlong's)
+    /// that had a change in the last row marked.
+    private let changedGroups: UnsafeMutablePointer<UInt64>
+    private let changesAlong: UnsafeMutablePointer<UInt64>
     /// Where colour decided this frame (pixel indices), for `restoreDecided`; past its capacity
     /// the whole plane is scanned instead.
     private let decidedList: UnsafeMutablePointer<Int32>
@@ -83,6 +88,7 @@ final class ColourEdges {
         let uncertainSlot = layout.reserve(UInt8.self, count: pixels)
         groupWords = (alphaSize.width + 16 * 64 - 1) / (16 * 64)
         let markedGroupsSlot = layout.reserve(UInt64.self, count: groupWords * alphaSize.height)
+        let rowGroupsSlot = layout.reserve(UInt64.self, count: 2 * groupWords)
         let decidedSlot = layout.reserve(Int32.self, count: decidedCapacity)
         let firstColumnSlot = layout.reserve(Int32.self, count: workSize.width + 1)
         let columnReadsSlot = layout.reserve(Int32.self, count: 4 * alphaSize.width)
@@ -90,6 +96,8 @@ final class ColourEdges {
         plane = memory.pointer(planeSlot)
         uncertain = memory.pointer(uncertainSlot)
         markedGroups = memory.pointer(markedGroupsSlot)
+        changedGroups = memory.pointer(rowGroupsSlot)
+        changesAlong = changedGroups + groupWords
         decidedList = memory.pointer(decidedSlot)
         firstColumn = memory.pointer(firstColumnSlot)
         let columnReads = memory.pointer(columnReadsSlot)
@@ -305,18 +313,69 @@ final class ColourEdges {
     /// A colour row that shows the same work row as the one above it is skipped: its changes
     /// along the row are the row above's and it has none to it, and markStrips overwrites its marks
     /// with the row above's anyway (shared work rows share their marks). Along columns, 16 columns
-    /// are compared at once and a changed group marks its rows as one vector.
+    /// are compared at once and a changed group marks its rows as one vector; which groups
+    /// changed is kept (`changedGroups`) for the marking along the row.
     @inline(never)
     private func markChanges() {
         let width = alphaSize.width
         let height = alphaSize.height
         let groups = width / 16
+        let reach = self.reach
+        let changed = changedGroups
         for y in 0..<height {
-            if y > 0 && rowMap[y] == rowMap[y - 1] { continue }
-            let row = UnsafePointer(plane + y * width)
-            let marks = uncertain + y * width
+            if y > 0 && rowMap[y] == rowMap[y &- 1] { continue }
+            let row = UnsafePointer(plane + y &* width)
+            let marks = uncertain + y &* width
+            // Every group counts as changed in the first row: there is no row above to follow.
+            changed.update(repeating: y == 0 ? ~0 : 0, count: groupWords)
+            if y > 0 {
+                let above = UnsafeRawPointer(plane + (y &- 1) &* width)
+                let here = UnsafeRawPointer(row)
+                let top = max(0, y &- reach)
+                let bottom = min(height, y &+ reach)
+                var g = 0
+                while g < groups {
+                    let c = g &<< 4
+                    @inline(__always) func differ(_ at: Int) -> SIMD16<UInt8> {
+                        above.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+                            ^ here.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+                    }
+                    // Four groups alike at once, then one.
+                    if g &+ 4 <= groups && (differ(c) | differ(c &+ 16) | differ(c &+ 32) | differ(c &+ 48)).isAllZero {
+                        g &+= 4
+                        continue
+                    }
+                    let differ = differ(c)
+                    if !differ.isAllZero {
+                        changed[g &>> 6] |= 1 &<< UInt64(g & 63)
+                        // 1 where the byte differs: the top bit of d | -d.
+                        let changedBytes = (differ | (0 &- differ)) &>> 7
+                        var yy = top
+                        while yy < bottom {
+                            let at = UnsafeMutableRawPointer(uncertain + (yy &* width &+ c))
+                            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | changedBytes, as: SIMD16<UInt8>.self)
+                            noteGroup(y: yy, g)
+                            yy &+= 1
+                        }
+                    }
+                    g &+= 1
+                }
+                var c = groups &<< 4
+                while c < width {
+                    if row[c] != row[c &- width] {
+                        changed[groups &>> 6] |= 1 &<< UInt64(groups & 63)
+                        var yy = top
+                        while yy < bottom {
+                            uncertain[yy &* width &+ c] = 1
+                            noteGroup(y: yy, groups)
+                            yy &+= 1
+                        }
+                    }
+                    c &+= 1
+                }
+            }
             if reach <= 8 && width >= 16 + 2 * reach {
-                markChangesAlong(row, marks, markedGroups + y * groupWords)
+                markChangesAlong(row, marks, markedGroups + y &* groupWords)
             } else {
                 var x = 0
                 while true {
@@ -329,49 +388,19 @@ final class ColourEdges {
                     x = change
                 }
             }
-            guard y > 0 else { continue }
-            let above = UnsafeRawPointer(plane + (y - 1) * width)
-            let here = UnsafeRawPointer(row)
-            let top = max(0, y - reach)
-            let bottom = min(height, y + reach)
-            var g = 0
-            while g < groups {
-                let c = g &<< 4
-                @inline(__always) func differ(_ at: Int) -> SIMD16<UInt8> {
-                    above.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
-                        ^ here.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
-                }
-                // Four groups alike at once, then one.
-                if g &+ 4 <= groups && (differ(c) | differ(c &+ 16) | differ(c &+ 32) | differ(c &+ 48)).isAllZero {
-                    g &+= 4
-                    continue
-                }
-                g &+= 1
-                let differ = differ(c)
-                if differ.isAllZero { continue }
-                // 1 where the byte differs: the top bit of d | -d.
-                let changed = (differ | (0 &- differ)) &>> 7
-                for yy in top..<bottom {
-                    let at = UnsafeMutableRawPointer(uncertain + yy * width + c)
-                    at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | changed, as: SIMD16<UInt8>.self)
-                    noteGroup(y: yy, c &>> 4)
-                }
-            }
-            for c in (16 * groups)..<width where row[c] != plane[(y - 1) * width + c] {
-                for yy in top..<bottom {
-                    uncertain[yy * width + c] = 1
-                    noteGroup(y: yy, c &>> 4)
-                }
-            }
         }
     }
 
     /// One row's marks along it, 16 pixels at a time: a change at c (row[c] != row[c - 1]) marks
     /// c - reach ..< c + reach, so pixel x is marked when a change lies in x - reach + 1 ... x + reach,
-    /// which for 16 pixels is the OR of 2 reach shifted differences; a group whose whole window
-    /// is one value (most of the frame) is skipped after two compares. Runs in the soft edge are a
-    /// pixel or two long, and finding them one by one was a mispredicted branch each. The first
-    /// and last `reach` pixels, whose window leaves the row, are marked from the changes near them.
+    /// which for 16 pixels is the OR of 2 reach shifted differences. The groups start at
+    /// reach + 16 i; group i's window (reach either side) lies in the 16-column groups i and
+    /// i + 1, so where neither changed from the row above (`changedGroups`) and group i had no
+    /// change in the row above (`changesAlong`), it has none now and is not read: most of a
+    /// frame, and most of an outline that runs down the rows, is like the row above. Runs in the
+    /// soft edge are a pixel or two long, and finding them one by one was a mispredicted branch
+    /// each. The first and last `reach` pixels, whose window leaves the row, are marked from the
+    /// changes near them, and the last group, which overlaps the one before it, is always read.
     /// Needs reach <= 8 (one load each side covers the window) and width >= 16 + 2 reach.
     @inline(__always)
     private func markChangesAlong(_ row: UnsafePointer<UInt8>, _ marks: UnsafeMutablePointer<UInt8>,
@@ -380,14 +409,18 @@ final class ColourEdges {
         let reach = self.reach
         let raw = UnsafeRawPointer(row)
         @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
-        // 16 pixels from x, marked where a change lies in their window.
-        @inline(__always) func markGroup(_ x: Int) {
-            var previous = load(x - reach)
+        // 16 pixels from x marked where a change lies in their window; false when none does.
+        @inline(__always) func markGroup(_ x: Int) -> Bool {
+            let same = SIMD16<UInt8>(repeating: row[x &- reach])
+            if ((load(x &- reach) ^ same) | (load(x &+ reach) ^ same)).isAllZero { return false }
+            var previous = load(x &- reach)
             var changes = SIMD16<UInt8>()
-            for k in (1 - reach)...reach {
-                let next = load(x + k)
+            var k = 1 &- reach
+            while k <= reach {
+                let next = load(x &+ k)
                 changes |= next ^ previous
                 previous = next
+                k &+= 1
             }
             let at = UnsafeMutableRawPointer(marks + x)
             at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ((changes | (0 &- changes)) &>> 7),
@@ -395,40 +428,50 @@ final class ColourEdges {
             let g = x &>> 4, h = (x &+ 15) &>> 4
             words[g &>> 6] |= 1 &<< UInt64(g & 63)
             words[h &>> 6] |= 1 &<< UInt64(h & 63)
+            return true
         }
-        // The groups cover reach ..< width - reach, the last one overlapping the one before it
-        // (marking twice is marking once).
-        let lastGroup = width - 16 - reach
-        var x = reach
-        while x <= lastGroup {
-            let same = SIMD16<UInt8>(repeating: row[x - reach])
-            // 64 pixels whose window is one value at once (five loads), then 16.
-            if x + 48 <= lastGroup && ((load(x - reach) ^ same) | (load(x - reach + 16) ^ same)
-                | (load(x - reach + 32) ^ same) | (load(x - reach + 48) ^ same) | (load(x + reach + 48) ^ same)).isAllZero {
-                x += 64
-                continue
+        // Groups reach + 16 i for i below `regular` cover reach ..< width - reach but for the
+        // last one's overlap (marking twice is marking once).
+        let lastGroup = width &- 16 &- reach
+        let regular = (lastGroup &- reach) / 16 &+ 1
+        let changed = changedGroups
+        let along = changesAlong
+        for w in 0..<groupWords {
+            let first = w &<< 6
+            guard first < regular else { break }
+            let next = w &+ 1 < groupWords ? changed[w &+ 1] : 0
+            var bits = along[w] | changed[w] | (changed[w] &>> 1) | (next &<< 63)
+            if regular &- first < 64 { bits &= (1 &<< UInt64(regular &- first)) &- 1 }
+            var now: UInt64 = 0
+            while bits != 0 {
+                let bit = bits.trailingZeroBitCount
+                if markGroup(reach &+ ((first &+ bit) &<< 4)) { now |= 1 &<< UInt64(bit) }
+                bits &= bits &- 1
             }
-            if !((load(x - reach) ^ same) | (load(x + reach) ^ same)).isAllZero { markGroup(x) }
-            x += 16
+            along[w] = now
         }
-        if x < lastGroup + 16 { markGroup(lastGroup) }
+        if reach &+ (regular &<< 4) < lastGroup &+ 16 { _ = markGroup(lastGroup) }
         // The first and last `reach` pixels, from the few changes that reach them; most rows have
         // none there (their first and last 2 reach pixels one value each: one compare apiece).
         let lane = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        let span = UInt8(truncatingIfNeeded: 2 * reach)
+        let span = UInt8(truncatingIfNeeded: 2 &* reach)
         // All ones in lanes below 2 reach (the head's), and in lanes from 16 - 2 reach (the tail's).
         let headLanes = 0 &- ((lane &- span) &>> 7)
         let tailLanes = ~(0 &- ((lane &- (16 &- span)) &>> 7))
         let headFlat = ((load(0) ^ SIMD16<UInt8>(repeating: row[0])) & headLanes).isAllZero
-        let tailFlat = ((load(width - 16) ^ SIMD16<UInt8>(repeating: row[width - 1])) & tailLanes).isAllZero
-        for c in 1..<(headFlat ? 1 : 2 * reach) where row[c] != row[c - 1] {
-            for m in max(0, c - reach)..<min(reach, c + reach) { marks[m] = 1 }
-            words[0] |= 1
+        let tailFlat = ((load(width &- 16) ^ SIMD16<UInt8>(repeating: row[width &- 1])) & tailLanes).isAllZero
+        if !headFlat {
+            for c in 1..<(2 * reach) where row[c] != row[c - 1] {
+                for m in max(0, c - reach)..<min(reach, c + reach) { marks[m] = 1 }
+                words[0] |= 1
+            }
         }
-        for c in (tailFlat ? width : width - 2 * reach + 1)..<width where row[c] != row[c - 1] {
-            for m in max(width - reach, c - reach)..<min(width, c + reach) {
-                marks[m] = 1
-                words[(m &>> 4) &>> 6] |= 1 &<< UInt64((m &>> 4) & 63)
+        if !tailFlat {
+            for c in (width - 2 * reach + 1)..<width where row[c] != row[c - 1] {
+                for m in max(width - reach, c - reach)..<min(width, c + reach) {
+                    marks[m] = 1
+                    words[(m &>> 4) &>> 6] |= 1 &<< UInt64((m &>> 4) & 63)
+                }
             }
         }
     }
@@ -455,38 +498,78 @@ final class ColourEdges {
         for y in 0..<height { noteMarks(y: y, from: 0, to: width) }
     }
 
-    /// Hole runs of at most `stripLength` work pixels with the subject at one end. (A vector
-    /// search for hole bytes was more instructions on the board than this run walk, whose runs
-    /// are long and found 32 bytes at a time.)
+    /// Hole runs of at most `stripLength` work pixels with the subject at one end. The holes are
+    /// found 16 bytes at a time (`nextByte`), skipping 64 without one at once: walking every run
+    /// of the class row (`vectorised` false, the reference form) cost a run end search per run,
+    /// and outside the subject's shadows the runs are the depth noise's, short and many.
     @inline(never)
     private func markStrips(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
         let workWidth = workSize.width
+        let vectorised = self.vectorised
         var lastRow = -1
         for y in 0..<alphaSize.height {
             let wy = Int(rowMap[y])
-            let marks = uncertain + y * alphaSize.width
+            let marks = uncertain + y &* alphaSize.width
             if wy == lastRow {
                 copyMarks(intoRow: y)
                 continue
             }
             lastRow = wy
-            let row = classes + wy * workWidth
-            let matte = soft + wy * workWidth
-            var x = 0
-            while x < workWidth {
-                let value = row[x]
-                let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: value)
-                if value == RunLabeller.hole && end - x <= stripLength
-                    && ((x > 0 && matte[x - 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
+            let row = classes + wy &* workWidth
+            let matte = soft + wy &* workWidth
+            @inline(__always) func strip(from x: Int, to end: Int) {
+                if end &- x <= stripLength && ((x > 0 && matte[x &- 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
                     let first = Int(firstColumn[x]), last = Int(firstColumn[end])
                     if first < last {
                         for m in first..<last { marks[m] = 1 }
                         noteMarks(y: y, from: first, to: last)
                     }
                 }
+            }
+            var x = 0
+            if vectorised {
+                while true {
+                    x = Self.nextByte(in: row, from: x, width: workWidth, hole: true)
+                    if x >= workWidth { break }
+                    let end = Self.nextByte(in: row, from: x &+ 1, width: workWidth, hole: false)
+                    strip(from: x, to: end)
+                    x = end
+                }
+                continue
+            }
+            while x < workWidth {
+                let value = row[x]
+                let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: value)
+                if value == RunLabeller.hole { strip(from: x, to: end) }
                 x = end
             }
         }
+    }
+
+    /// The first class at or after `from` that is a hole (`hole` true) or is not one (false), or
+    /// `width`. Hole runs are short and far apart, so the search for one tests 64 bytes at a time
+    /// first and the search for its end 16.
+    @inline(__always)
+    private static func nextByte(in row: UnsafePointer<UInt8>, from: Int, width: Int, hole: Bool) -> Int {
+        let raw = UnsafeRawPointer(row)
+        let holes = SIMD16<UInt8>(repeating: RunLabeller.hole)
+        let flip = SIMD16<UInt8>(repeating: hole ? 0 : 0xFF)
+        // 0xFF in the lanes sought.
+        @inline(__always) func sought(_ at: Int) -> SIMD16<UInt8> {
+            unsafeBitCast(raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) .== holes, to: SIMD16<UInt8>.self) ^ flip
+        }
+        var p = from
+        if hole {
+            while p &+ 64 <= width && (sought(p) | sought(p &+ 16) | sought(p &+ 32) | sought(p &+ 48)).isAllZero { p &+= 64 }
+        }
+        while p &+ 16 <= width {
+            let halves = unsafeBitCast(sought(p), to: SIMD2<UInt64>.self)
+            if halves[0] != 0 { return p &+ UInt64(littleEndian: halves[0]).trailingZeroBitCount &>> 3 }
+            if halves[1] != 0 { return p &+ 8 &+ UInt64(littleEndian: halves[1]).trailingZeroBitCount &>> 3 }
+            p &+= 16
+        }
+        while p < width && (row[p] == RunLabeller.hole) != hole { p &+= 1 }
+        return p
     }
 
     /// Row y's marks made those of row y - 1: only the groups either has noted are copied (a
@@ -528,6 +611,9 @@ final class ColourEdges {
         upLast.update(repeating: -1, count: width)
         downFirst.update(repeating: -1, count: width)
         downUntil.update(repeating: 0, count: width)
+        // Read once: a stored `var` of the class is an exclusivity-checked access (a runtime
+        // call) where it is read.
+        let vectorised = self.vectorised
         for y in 0..<alphaSize.height {
             let rowMarks = uncertain + y * width
             let row = plane + y * width

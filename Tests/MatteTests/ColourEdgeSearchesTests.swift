@@ -3,8 +3,9 @@
 import Scenes
 import Testing
 
-/// ColourEdges' remembered column searches and word-wise scan against the plain walks and scan
-/// they replaced (`vectorisedEdges` false keeps those, pixel by pixel): the same alpha, byte for
+/// ColourEdges' remembered column searches and word-wise scan, its marking along rows from the
+/// row above's changes and its vector search for shadow strips, against the plain walks, scan,
+/// marking and run walk they replaced (`vectorisedEdges` false keeps those): the same alpha, byte for
 /// byte, on the bench's scene at the box's sizes (colour above depth resolution too, where colour
 /// rows share a work row and the searches reach farther) and on the real Kinect frame.
 @Suite struct ColourEdgeSearchesTests {
