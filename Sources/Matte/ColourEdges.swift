@@ -932,12 +932,12 @@ struct ColourProbe {
                 let cr = pairs &>> 24
                 let blue = unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self)
                 let red = unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self)
-                let rgb = YCbCr.rgb(y: luma, cb: blue, cr: red)
-                let at = p - x
-                UnsafeMutableRawPointer(r + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.r), as: SIMD16<Int32>.self)
-                UnsafeMutableRawPointer(g + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.g), as: SIMD16<Int32>.self)
-                UnsafeMutableRawPointer(b + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.b), as: SIMD16<Int32>.self)
-                p += 16
+                let rgb = Self.rgb(y: luma, cb: blue, cr: red)
+                let at = p &- x
+                UnsafeMutableRawPointer(r + at).storeBytes(of: Self.widened(rgb.r), as: SIMD16<Int32>.self)
+                UnsafeMutableRawPointer(g + at).storeBytes(of: Self.widened(rgb.g), as: SIMD16<Int32>.self)
+                UnsafeMutableRawPointer(b + at).storeBytes(of: Self.widened(rgb.b), as: SIMD16<Int32>.self)
+                p &+= 16
             }
             for q in max(p, x)..<max(end, max(p, x)) {
                 let c = colour(x: q, y: y)
@@ -953,6 +953,32 @@ struct ColourProbe {
                 b[k] = c.z
             }
         }
+    }
+
+    /// Lanes to 32 bits one by one, which the compiler turns into unpacks: the SIMD conversion
+    /// initialiser stays an out-of-line generic call.
+    @inline(__always)
+    private static func widened(_ lanes: SIMD16<Int16>) -> SIMD16<Int32> {
+        var wide = SIMD16<Int32>()
+        for i in 0..<16 { wide[i] = Int32(truncatingIfNeeded: lanes[i]) }
+        return wide
+    }
+
+    /// YCbCr.rgb's 16-lane form, the same arithmetic written here: its clamp (YCbCr.simdChannel)
+    /// is not inlinable, so from this module it was a call per channel. ColourProbeTests hold it
+    /// to the scalar formula for every YCbCr.
+    @inline(__always)
+    private static func rgb(y: SIMD16<Int16>, cb: SIMD16<Int16>, cr: SIMD16<Int16>)
+        -> (r: SIMD16<Int16>, g: SIMD16<Int16>, b: SIMD16<Int16>) {
+        let luma = y &* 74 &+ ((y &* 66) &>> 7) &+ (-1160 &- 15040)
+        let u = cb &- 128
+        let v = cr &- 128
+        @inline(__always) func channel(_ biased: SIMD16<Int16>) -> SIMD16<Int16> {
+            let shifted = (biased &>> 6) &+ 235
+            let nonNegative = shifted & ~(shifted &>> 15)
+            return (nonNegative | ((SIMD16(repeating: 255) &- nonNegative) &>> 15)) & 0xFF
+        }
+        return (channel(luma &+ v &* 102), channel(luma &- u &* 25 &- v &* 52), channel(luma &+ u &* 129))
     }
 
     @inline(__always)
