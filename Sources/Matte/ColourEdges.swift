@@ -43,7 +43,8 @@ final class ColourEdges {
     /// that had a change in the last row marked.
     private let changedGroups: UnsafeMutablePointer<UInt64>
     private let changesAlong: UnsafeMutablePointer<UInt64>
-    /// Where colour decided this frame (pixel indices), for `restoreDecided`; past its capacity
+    /// Where colour decided this frame, for `restoreDecided`: stretches of decided pixels along a
+    /// row, each two entries (the first pixel's index and the length), rising; past its capacity
     /// the whole plane is scanned instead.
     private let decidedList: UnsafeMutablePointer<Int32>
     private let decidedCapacity: Int
@@ -129,18 +130,26 @@ final class ColourEdges {
         let width = alphaSize.width
         if decidedCount <= decidedCapacity {
             // The list rises (decided row by row, left to right): the row is divided out only
-            // when it changes, not at every pixel.
-            var y = 0
+            // when it changes, not at every stretch.
             var rowStart = 0
             var out = alpha.row(0).assumingMemoryBound(to: UInt8.self)
-            for i in 0..<decidedCount {
+            var i = 0
+            while i < decidedCount {
                 let index = Int(decidedList[i])
+                let count = Int(decidedList[i &+ 1])
                 if index < rowStart || index >= rowStart &+ width {
-                    y = index / width
-                    rowStart = y * width
+                    let y = index / width
+                    rowStart = y &* width
                     out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
                 }
-                out[index &- rowStart] = plane[index]
+                let to = out + (index &- rowStart)
+                let from = plane + index
+                var k = 0
+                while k < count {
+                    to[k] = from[k]
+                    k &+= 1
+                }
+                i &+= 2
             }
             return
         }
@@ -707,16 +716,20 @@ final class ColourEdges {
         let alpha = lanes.alpha
         let plane = self.plane + base
         let marks = uncertain + base
-        let list = decidedList
-        let capacity = decidedCapacity
-        var decided = decidedCount
-        for k in 0..<count where alpha[k] >= 0 {
-            plane[k] = UInt8(truncatingIfNeeded: alpha[k])
-            marks[k] = Self.decided
-            if decided < capacity { list[decided] = Int32(truncatingIfNeeded: base &+ k) }
-            decided &+= 1
+        var k = 0
+        while k < count {
+            if alpha[k] < 0 {
+                k &+= 1
+                continue
+            }
+            let first = k
+            repeat {
+                plane[k] = UInt8(truncatingIfNeeded: alpha[k])
+                marks[k] = Self.decided
+                k &+= 1
+            } while k < count && alpha[k] >= 0
+            noteDecided(base &+ first, count: k &- first)
         }
-        decidedCount = decided
     }
 
     @inline(never)
@@ -818,8 +831,18 @@ final class ColourEdges {
         let width = alphaSize.width
         plane[y * width + x] = alpha
         uncertain[y * width + x] = Self.decided
-        if decidedCount < decidedCapacity { decidedList[decidedCount] = Int32(y * width + x) }
-        decidedCount += 1
+        noteDecided(y * width + x, count: 1)
+    }
+
+    /// Lists `count` decided pixels from `index` along a row for `restoreDecided`.
+    @inline(__always)
+    private func noteDecided(_ index: Int, count: Int) {
+        let at = decidedCount
+        if at &+ 2 <= decidedCapacity {
+            decidedList[at] = Int32(truncatingIfNeeded: index)
+            decidedList[at &+ 1] = Int32(truncatingIfNeeded: count)
+        }
+        decidedCount = at &+ 2
     }
 
     /// The two-colour decision, scalar: F and B the means of the subject's and background's
