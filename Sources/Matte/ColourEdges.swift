@@ -676,8 +676,8 @@ final class ColourEdges {
     private func references(p: Int, y: Int, run: Range<Int>, left: Sample, right: Sample, remembered: Bool,
                             _ probe: ColourProbe) -> References {
         var references = References()
-        if run.lowerBound > 0 && p - run.lowerBound < lookout { references.add(left) }
-        if run.upperBound < alphaSize.width && run.upperBound - p <= lookout { references.add(right) }
+        if run.lowerBound > 0 && p &- run.lowerBound < lookout { references.add(left) }
+        if run.upperBound < alphaSize.width && run.upperBound &- p <= lookout { references.add(right) }
         if !references.both {
             references.add(vertical(x: p, y: y, step: -1, remembered: remembered, probe))
             references.add(vertical(x: p, y: y, step: 1, remembered: remembered, probe))
@@ -734,8 +734,9 @@ final class ColourEdges {
 
     @inline(never)
     private func gatherReferences(from x: Int, to end: Int, y: Int, left: Sample, right: Sample, _ probe: ColourProbe) {
-        for k in 0..<(end - x) {
-            let r = references(p: x + k, y: y, run: x..<end, left: left, right: right, remembered: true, probe)
+        let run = Range(uncheckedBounds: (x, end))
+        for k in 0..<(end &- x) {
+            let r = references(p: x &+ k, y: y, run: run, left: left, right: right, remembered: true, probe)
             lanes.subjectR[k] = r.subject.x
             lanes.subjectG[k] = r.subject.y
             lanes.subjectB[k] = r.subject.z
@@ -754,7 +755,7 @@ final class ColourEdges {
         guard remembered else { return walk(x: x, y: y, step: step, probe) }
         let row = step < 0 ? sureAbove(x: x, y: y) : sureBelow(x: x, y: y)
         guard row >= 0 else { return Sample() }
-        return Sample(subject: plane[row * alphaSize.width + x] >= 128, colour: probe.colour(x: x, y: row))
+        return Sample(subject: plane[row &* alphaSize.width &+ x] >= 128, colour: probe.colour(x: x, y: row))
     }
 
     /// `vertical` by walking every row (the reference form, `vectorised` false).
@@ -787,39 +788,39 @@ final class ColourEdges {
         guard steps > 0 else { return -1 }
         var last = Int(upLast[x])
         let through = Int(upThrough[x])
-        if through + 1 < y - steps { last = -1 }
-        var row = y - 1
-        let bottom = max(through + 1, y - steps)
+        if through &+ 1 < y &- steps { last = -1 }
+        var row = y &- 1
+        let bottom = max(through &+ 1, y &- steps)
         while row >= bottom {
-            if uncertain[row * width + x] == 0 {
+            if uncertain[row &* width &+ x] == 0 {
                 last = row
                 break
             }
-            row -= 1
+            row &-= 1
         }
-        upThrough[x] = Int32(truncatingIfNeeded: y - 1)
+        upThrough[x] = Int32(truncatingIfNeeded: y &- 1)
         upLast[x] = Int32(truncatingIfNeeded: last)
-        return last >= y - steps ? last : -1
+        return last >= y &- steps ? last : -1
     }
 
     /// The nearest sure row below (x, y) within `lookout`, or -1.
     @inline(__always)
     private func sureBelow(x: Int, y: Int) -> Int {
         let width = alphaSize.width
-        let steps = min(lookout, alphaSize.height - 1 - y)
+        let steps = min(lookout, alphaSize.height &- 1 &- y)
         guard steps > 0 else { return -1 }
         let first = Int(downFirst[x])
-        if first > y { return first <= y + steps ? first : -1 }
-        var row = first >= 0 ? y + 1 : max(Int(downUntil[x]), y + 1)
-        while row <= y + steps {
-            if uncertain[row * width + x] == 0 {
+        if first > y { return first <= y &+ steps ? first : -1 }
+        var row = first >= 0 ? y &+ 1 : max(Int(downUntil[x]), y &+ 1)
+        while row <= y &+ steps {
+            if uncertain[row &* width &+ x] == 0 {
                 downFirst[x] = Int32(truncatingIfNeeded: row)
                 return row
             }
-            row += 1
+            row &+= 1
         }
         downFirst[x] = -1
-        downUntil[x] = Int32(truncatingIfNeeded: y + steps + 1)
+        downUntil[x] = Int32(truncatingIfNeeded: y &+ steps &+ 1)
         return -1
     }
 
@@ -946,9 +947,9 @@ struct ColourProbe {
             // room); a group that would read past the row's last pixel is done pixel by pixel.
             let width = view.size.width
             var p = x & ~1
-            let end = x + count
-            while p < end && p + 16 <= width {
-                let lanes = UnsafeRawPointer(row + 2 * p).loadUnaligned(as: SIMD16<UInt16>.self)
+            let end = x &+ count
+            while p < end && p &+ 16 <= width {
+                let lanes = UnsafeRawPointer(row + 2 &* p).loadUnaligned(as: SIMD16<UInt16>.self)
                 let luma = unsafeBitCast(lanes & 0xFF, to: SIMD16<Int16>.self)
                 let pairs = unsafeBitCast(lanes, to: SIMD8<UInt32>.self)
                 let cb = (pairs &>> 8) & 0xFF
@@ -1009,8 +1010,8 @@ struct ColourProbe {
         let row = view.row(y).assumingMemoryBound(to: UInt8.self)
         switch view.format {
         case .yuyv:
-            let pair = row + 4 * (x >> 1)
-            return Self.rgb(y: row[2 * x], cb: pair[1], cr: pair[3])
+            let pair = row + 4 &* (x &>> 1)
+            return Self.rgb(y: row[2 &* x], cb: pair[1], cr: pair[3])
         case .nv12:
             guard let chroma = view.chromaPlane else { return Self.rgb(y: row[x], cb: 128, cr: 128) }
             let line = (chroma + (y >> 1) * view.bytesPerRow).assumingMemoryBound(to: UInt8.self) + 2 * (x >> 1)
