@@ -336,7 +336,7 @@ final class ColourEdges {
             let row = UnsafePointer(plane + y &* width)
             let marks = uncertain + y &* width
             // Every group counts as changed in the first row: there is no row above to follow.
-            changed.update(repeating: y == 0 ? ~0 : 0, count: groupWords)
+            for w in 0..<groupWords { changed[w] = y == 0 ? ~0 : 0 }
             if y > 0 {
                 let above = UnsafeRawPointer(plane + (y &- 1) &* width)
                 let here = UnsafeRawPointer(row)
@@ -382,6 +382,7 @@ final class ColourEdges {
                     }
                     c &+= 1
                 }
+
             }
             if reach <= 8 && width >= 16 + 2 * reach {
                 markChangesAlong(row, marks, markedGroups + y &* groupWords)
@@ -419,6 +420,7 @@ final class ColourEdges {
         let raw = UnsafeRawPointer(row)
         @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
         // 16 pixels from x marked where a change lies in their window; false when none does.
+        // The groups of marks it wrote are noted by the caller.
         @inline(__always) func markGroup(_ x: Int) -> Bool {
             let same = SIMD16<UInt8>(repeating: row[x &- reach])
             if ((load(x &- reach) ^ same) | (load(x &+ reach) ^ same)).isAllZero { return false }
@@ -434,9 +436,6 @@ final class ColourEdges {
             let at = UnsafeMutableRawPointer(marks + x)
             at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ((changes | (0 &- changes)) &>> 7),
                           as: SIMD16<UInt8>.self)
-            let g = x &>> 4, h = (x &+ 15) &>> 4
-            words[g &>> 6] |= 1 &<< UInt64(g & 63)
-            words[h &>> 6] |= 1 &<< UInt64(h & 63)
             return true
         }
         // Groups reach + 16 i for i below `regular` cover reach ..< width - reach but for the
@@ -458,8 +457,15 @@ final class ColourEdges {
                 bits &= bits &- 1
             }
             along[w] = now
+            // Group i (from reach + 16 i, 0 < reach < 16) wrote marks in groups i and i + 1.
+            words[w] |= now | (now &<< 1)
+            if now &>> 63 != 0 { words[w &+ 1] |= 1 }
         }
-        if reach &+ (regular &<< 4) < lastGroup &+ 16 { _ = markGroup(lastGroup) }
+        if reach &+ (regular &<< 4) < lastGroup &+ 16 && markGroup(lastGroup) {
+            let g = lastGroup &>> 4, h = (lastGroup &+ 15) &>> 4
+            words[g &>> 6] |= 1 &<< UInt64(g & 63)
+            words[h &>> 6] |= 1 &<< UInt64(h & 63)
+        }
         // The first and last `reach` pixels, from the few changes that reach them; most rows have
         // none there (their first and last 2 reach pixels one value each: one compare apiece).
         let lane = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
