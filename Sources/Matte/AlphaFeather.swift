@@ -245,7 +245,7 @@ final class AlphaFeather {
         let width = alphaSize.width
         let lastRow = alphaSize.height - 1
         @inline(__always) func source(_ y: Int) -> UnsafePointer<UInt8> {
-            UnsafePointer(horizontal + Int(rowMap[min(lastRow, max(0, y))]) * width)
+            UnsafePointer(horizontal + Int(rowMap[min(lastRow, max(0, y))]) &* width)
         }
         // At most 255 * 129 per column: 16 bits hold it.
         let sums = columnSums
@@ -254,7 +254,7 @@ final class AlphaFeather {
         var previousOut: UnsafePointer<UInt8>?
         for y in 0...lastRow {
             let out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
-            Self.scaleAndSlide(sums: sums, entering: source(y + radius + 1), leaving: source(y - radius),
+            Self.scaleAndSlide(sums: sums, entering: source(y &+ radius &+ 1), leaving: source(y &- radius),
                                reciprocal: reciprocal, into: out, previousOut: previousOut,
                                previousSame: unchangedSums, count: width)
             previousOut = UnsafePointer(out)
@@ -328,20 +328,20 @@ final class AlphaFeather {
             sumBytes.storeBytes(of: slid(s, at), toByteOffset: 2 &* at, as: SIMD16<UInt16>.self)
         }
         var x = 0
-        while x + 64 <= count {
-            let d0 = differ(x), d1 = differ(x + 16), d2 = differ(x + 32), d3 = differ(x + 48)
-            let group = x >> 4
+        while x &+ 64 <= count {
+            let d0 = differ(x), d1 = differ(x &+ 16), d2 = differ(x &+ 32), d3 = differ(x &+ 48)
+            let group = x &>> 4
             // Four groups unchanged by the last slide and by this one: the row above, once.
             if let previousOut, UnsafeRawPointer(previousSame + group).loadUnaligned(as: UInt32.self) == 0x0101_0101
                 && (d0 | d1 | d2 | d3).isAllZero {
-                for k in 0..<4 { copyAbove(x + 16 * k, previousOut) }
-                x += 64
+                for k in 0..<4 { copyAbove(x &+ 16 &* k, previousOut) }
+                x &+= 64
                 continue
             }
             @inline(__always) func step(_ k: Int, _ d: SIMD16<UInt8>) {
-                let at = x + 16 * k
+                let at = x &+ 16 &* k
                 let same = d.isAllZero
-                if let previousOut, previousSame[group + k] != 0 {
+                if let previousOut, previousSame[group &+ k] != 0 {
                     copyAbove(at, previousOut)
                     if !same { slide16(at) }
                 } else if same {
@@ -349,13 +349,13 @@ final class AlphaFeather {
                 } else {
                     scaleAndSlide16(at)
                 }
-                previousSame[group + k] = same ? 1 : 0
+                previousSame[group &+ k] = same ? 1 : 0
             }
             step(0, d0)
             step(1, d1)
             step(2, d2)
             step(3, d3)
-            x += 64
+            x &+= 64
         }
         scaleAndSlide(x, count)
     }

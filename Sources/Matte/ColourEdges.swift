@@ -43,6 +43,9 @@ final class ColourEdges {
     /// that had a change in the last row marked.
     private let changedGroups: UnsafeMutablePointer<UInt64>
     private let changesAlong: UnsafeMutablePointer<UInt64>
+    /// The marks along the row markChangesAlong last worked out for each group with a change
+    /// (at the group's columns; a group whose window is as it was in the row above has them again).
+    private let marksAlong: UnsafeMutablePointer<UInt8>
     /// Where colour decided this frame, for `restoreDecided`: stretches of decided pixels along a
     /// row, each two entries (the first pixel's index and the length), rising; past its capacity
     /// the whole plane is scanned instead.
@@ -90,6 +93,7 @@ final class ColourEdges {
         groupWords = (alphaSize.width + 16 * 64 - 1) / (16 * 64)
         let markedGroupsSlot = layout.reserve(UInt64.self, count: groupWords * alphaSize.height)
         let rowGroupsSlot = layout.reserve(UInt64.self, count: 2 * groupWords)
+        let marksAlongSlot = layout.reserve(UInt8.self, count: alphaSize.width + 16)
         let decidedSlot = layout.reserve(Int32.self, count: decidedCapacity)
         let firstColumnSlot = layout.reserve(Int32.self, count: workSize.width + 1)
         let columnReadsSlot = layout.reserve(Int32.self, count: 4 * alphaSize.width)
@@ -99,6 +103,7 @@ final class ColourEdges {
         markedGroups = memory.pointer(markedGroupsSlot)
         changedGroups = memory.pointer(rowGroupsSlot)
         changesAlong = changedGroups + groupWords
+        marksAlong = memory.pointer(marksAlongSlot)
         decidedList = memory.pointer(decidedSlot)
         firstColumn = memory.pointer(firstColumnSlot)
         let columnReads = memory.pointer(columnReadsSlot)
@@ -405,9 +410,10 @@ final class ColourEdges {
     /// c - reach ..< c + reach, so pixel x is marked when a change lies in x - reach + 1 ... x + reach,
     /// which for 16 pixels is the OR of 2 reach shifted differences. The groups start at
     /// reach + 16 i; group i's window (reach either side) lies in the 16-column groups i and
-    /// i + 1, so where neither changed from the row above (`changedGroups`) and group i had no
-    /// change in the row above (`changesAlong`), it has none now and is not read: most of a
-    /// frame, and most of an outline that runs down the rows, is like the row above. Runs in the
+    /// i + 1, so where neither changed from the row above (`changedGroups`) group i has the marks
+    /// it had in the row above: none, and it is not read, if it had no change there
+    /// (`changesAlong`), else those kept in `marksAlong`. Most of a frame, and much of an outline
+    /// that runs down the rows, is like the row above. Runs in the
     /// soft edge are a pixel or two long, and finding them one by one was a mispredicted branch
     /// each. The first and last `reach` pixels, whose window leaves the row, are marked from the
     /// changes near them, and the last group, which overlaps the one before it, is always read.
@@ -433,9 +439,10 @@ final class ColourEdges {
                 previous = next
                 k &+= 1
             }
+            let marked = (changes | (0 &- changes)) &>> 7
             let at = UnsafeMutableRawPointer(marks + x)
-            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ((changes | (0 &- changes)) &>> 7),
-                          as: SIMD16<UInt8>.self)
+            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | marked, as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(marksAlong).storeBytes(of: marked, toByteOffset: x, as: SIMD16<UInt8>.self)
             return true
         }
         // Groups reach + 16 i for i below `regular` cover reach ..< width - reach but for the
@@ -448,12 +455,23 @@ final class ColourEdges {
             let first = w &<< 6
             guard first < regular else { break }
             let next = w &+ 1 < groupWords ? changed[w &+ 1] : 0
-            var bits = along[w] | changed[w] | (changed[w] &>> 1) | (next &<< 63)
+            let windowChanged = changed[w] | (changed[w] &>> 1) | (next &<< 63)
+            var bits = along[w] | windowChanged
             if regular &- first < 64 { bits &= (1 &<< UInt64(regular &- first)) &- 1 }
             var now: UInt64 = 0
             while bits != 0 {
                 let bit = bits.trailingZeroBitCount
-                if markGroup(reach &+ ((first &+ bit) &<< 4)) { now |= 1 &<< UInt64(bit) }
+                let x = reach &+ ((first &+ bit) &<< 4)
+                if windowChanged & (1 &<< UInt64(bit)) == 0 {
+                    // A change in the row above and the same window now: the same marks.
+                    let at = UnsafeMutableRawPointer(marks + x)
+                    at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self)
+                                      | UnsafeRawPointer(marksAlong).loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
+                                  as: SIMD16<UInt8>.self)
+                    now |= 1 &<< UInt64(bit)
+                } else if markGroup(x) {
+                    now |= 1 &<< UInt64(bit)
+                }
                 bits &= bits &- 1
             }
             along[w] = now
