@@ -134,8 +134,9 @@ final class EdgeLanes {
     /// at least ColourEdges.minimumContrast (below it colour decides nothing).
     @inline(__always)
     static func contrast(subject: SIMD3<Int32>, ground: SIMD3<Int32>) -> Int32 {
-        let d = subject &- ground
-        return (d &* d).wrappedSum()
+        // Scalar multiplies: a 3-lane one is the SSE2 32-bit multiply's shuffles again.
+        let r = subject.x &- ground.x, g = subject.y &- ground.y, b = subject.z &- ground.z
+        return r &* r &+ g &* g &+ b &* b
     }
 
     /// `solve` where every pixel has the same single subject sample and single background sample
@@ -190,9 +191,14 @@ final class EdgeLanes {
         // Float to integer by the 1.5 x 2^23 bias (round to nearest, within one of the floor):
         // the SIMD conversion initialiser stays an out-of-line generic call.
         let biased = SIMD4<Float>(numerator) / divisor + SIMD4<Float>(repeating: 12_582_912)
+        // One product (a 32-bit multiply is six instructions on SSE2): the remainder of the
+        // estimate, less the contrast once if the estimate was one short, says both steps.
         var quotient = unsafeBitCast(biased, to: Lanes.self) &- 0x4B40_0000
-        quotient &+= ~negative(numerator &- (quotient &+ 1) &* contrast) & 1
-        quotient &-= negative(numerator &- quotient &* contrast) & 1
+        var remainder = numerator &- quotient &* contrast
+        let short = ~negative(remainder &- contrast)
+        quotient &-= short
+        remainder &-= contrast & short
+        quotient &-= negative(remainder) & 1
         return (quotient & near) | ~near
     }
 }
