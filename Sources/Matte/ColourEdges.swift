@@ -964,7 +964,8 @@ struct ColourProbe {
                 b[k] = Int32(p[0])
             }
         case .yuyv:
-            // 16 pixels at a time from the even pixel at or before x, in lanes: the 32 bytes as
+            // 16 pixels at a time (the last 8 or fewer in 8) from the even pixel at or before x,
+            // in lanes: the 32 bytes as
             // 16-bit lanes are Y in the low byte and Cb, Cr in turn in the high one, each pair's
             // chroma spread to both of its lanes, then the compositor's own 16-lane conversion.
             // The first group may write r[-1] and the last up to 15 past count (EdgeLanes leaves
@@ -973,6 +974,23 @@ struct ColourProbe {
             var p = x & ~1
             let end = x &+ count
             while p < end && p &+ 16 <= width {
+                if end &- p <= 8 {
+                    // The last 8 or fewer in half the lanes (most runs are that short).
+                    let lanes = UnsafeRawPointer(row + 2 &* p).loadUnaligned(as: SIMD8<UInt16>.self)
+                    let luma = unsafeBitCast(lanes & 0xFF, to: SIMD8<Int16>.self)
+                    let pairs = unsafeBitCast(lanes, to: SIMD4<UInt32>.self)
+                    let cb = (pairs &>> 8) & 0xFF
+                    let cr = pairs &>> 24
+                    let blue = unsafeBitCast(cb | (cb &<< 16), to: SIMD8<Int16>.self)
+                    let red = unsafeBitCast(cr | (cr &<< 16), to: SIMD8<Int16>.self)
+                    let rgb = Self.rgb(y: luma, cb: blue, cr: red)
+                    let at = p &- x
+                    UnsafeMutableRawPointer(r + at).storeBytes(of: Self.widened(rgb.r), as: SIMD8<Int32>.self)
+                    UnsafeMutableRawPointer(g + at).storeBytes(of: Self.widened(rgb.g), as: SIMD8<Int32>.self)
+                    UnsafeMutableRawPointer(b + at).storeBytes(of: Self.widened(rgb.b), as: SIMD8<Int32>.self)
+                    p &+= 8
+                    break
+                }
                 let lanes = UnsafeRawPointer(row + 2 &* p).loadUnaligned(as: SIMD16<UInt16>.self)
                 let luma = unsafeBitCast(lanes & 0xFF, to: SIMD16<Int16>.self)
                 let pairs = unsafeBitCast(lanes, to: SIMD8<UInt32>.self)
@@ -1012,19 +1030,26 @@ struct ColourProbe {
         return wide
     }
 
+    @inline(__always)
+    private static func widened(_ lanes: SIMD8<Int16>) -> SIMD8<Int32> {
+        var wide = SIMD8<Int32>()
+        for i in 0..<8 { wide[i] = Int32(truncatingIfNeeded: lanes[i]) }
+        return wide
+    }
+
     /// YCbCr.rgb's 16-lane form, the same arithmetic written here: its clamp (YCbCr.simdChannel)
     /// is not inlinable, so from this module it was a call per channel. ColourProbeTests hold it
     /// to the scalar formula for every YCbCr.
     @inline(__always)
-    private static func rgb(y: SIMD16<Int16>, cb: SIMD16<Int16>, cr: SIMD16<Int16>)
-        -> (r: SIMD16<Int16>, g: SIMD16<Int16>, b: SIMD16<Int16>) {
+    private static func rgb<Lanes: SIMD>(y: Lanes, cb: Lanes, cr: Lanes) -> (r: Lanes, g: Lanes, b: Lanes)
+        where Lanes.Scalar == Int16 {
         let luma = y &* 74 &+ ((y &* 66) &>> 7) &+ (-1160 &- 15040)
         let u = cb &- 128
         let v = cr &- 128
-        @inline(__always) func channel(_ biased: SIMD16<Int16>) -> SIMD16<Int16> {
+        @inline(__always) func channel(_ biased: Lanes) -> Lanes {
             let shifted = (biased &>> 6) &+ 235
             let nonNegative = shifted & ~(shifted &>> 15)
-            return (nonNegative | ((SIMD16(repeating: 255) &- nonNegative) &>> 15)) & 0xFF
+            return (nonNegative | ((Lanes(repeating: 255) &- nonNegative) &>> 15)) & 0xFF
         }
         return (channel(luma &+ v &* 102), channel(luma &- u &* 25 &- v &* 52), channel(luma &+ u &* 129))
     }
