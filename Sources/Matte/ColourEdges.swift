@@ -712,7 +712,7 @@ final class ColourEdges {
     /// One run through the lanes: references and colours gathered, decided at once, written back.
     /// The sure pixels either side of the run (`leftSubject`, `rightSubject` their sides) have
     /// their colours read with the run's, in the same lanes, rather than one by one.
-    @inline(never)
+    @inline(__always)
     private func decideRun(from x: Int, to end: Int, y: Int, leftSubject: Bool, rightSubject: Bool, _ probe: ColourProbe) {
         let width = alphaSize.width
         let count = end - x

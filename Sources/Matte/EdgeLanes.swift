@@ -144,7 +144,7 @@ final class EdgeLanes {
     /// difference, contrast and divisor are the run's, not the lane's, so the sample rows are not
     /// filled or read and each lane only projects its own colour. The same alpha as `solve` with
     /// those samples in every lane; lanes past `count` are left undefined.
-    @inline(never)
+    @inline(__always)
     func solve(count: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>) {
         precondition(count <= capacity)
         let c = Self.contrast(subject: subject, ground: ground)
