@@ -147,12 +147,22 @@ final class ColourEdges {
                     rowStart = y &* width
                     out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
                 }
-                let to = out + (index &- rowStart)
+                let x = index &- rowStart
+                let to = out + x
                 let from = plane + index
-                var k = 0
-                while k < count {
-                    to[k] = from[k]
-                    k &+= 1
+                if count <= 8 && x &+ 8 <= width {
+                    // A stretch of at most 8 (most are) as one word: the plane's bytes in its
+                    // lanes, the alpha's own after it (the plane has room past its end).
+                    let lanes: UInt64 = count == 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
+                    let kept = UnsafeRawPointer(to).loadUnaligned(as: UInt64.self) & ~UInt64(littleEndian: lanes)
+                    let put = UnsafeRawPointer(from).loadUnaligned(as: UInt64.self) & UInt64(littleEndian: lanes)
+                    UnsafeMutableRawPointer(to).storeBytes(of: kept | put, as: UInt64.self)
+                } else {
+                    var k = 0
+                    while k < count {
+                        to[k] = from[k]
+                        k &+= 1
+                    }
                 }
                 i &+= 2
             }
