@@ -61,7 +61,7 @@ final class ColourEdges {
     /// Colour columns show work column x (equal widths) or x / 2 (twice as wide): upscale then
     /// copies, or doubles 16 bytes at a time, instead of filling by runs.
     private let columnFactor: Int
-    /// Per column, what `vertical` has read this frame (ColumnReads).
+    /// Per column, what `sureAbove` and `sureBelow` have read this frame (ColumnReads).
     private let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
     private let memory: AlignedBuffer
     /// Decide in lanes (EdgeLanes), with the remembered column searches, the word-wise scan and
@@ -649,7 +649,7 @@ final class ColourEdges {
     @inline(never)
     private func decide(_ probe: ColourProbe) {
         let width = alphaSize.width
-        // Nothing read yet by `vertical` this frame.
+        // Nothing read yet by the column searches this frame.
         upThrough.update(repeating: Int32.min / 2, count: width)
         upLast.update(repeating: -1, count: width)
         downFirst.update(repeating: -1, count: width)
@@ -713,8 +713,13 @@ final class ColourEdges {
         if run.lowerBound > 0 && p &- run.lowerBound < lookout { references.add(left) }
         if run.upperBound < alphaSize.width && run.upperBound &- p <= lookout { references.add(right) }
         if !references.both {
-            references.add(vertical(x: p, y: y, step: -1, remembered: remembered, probe))
-            references.add(vertical(x: p, y: y, step: 1, remembered: remembered, probe))
+            if remembered {
+                references.add(sure(x: p, row: sureAbove(x: p, y: y), probe))
+                references.add(sure(x: p, row: sureBelow(x: p, y: y), probe))
+            } else {
+                references.add(walk(x: p, y: y, step: -1, probe))
+                references.add(walk(x: p, y: y, step: 1, probe))
+            }
         }
         return references
     }
@@ -782,17 +787,16 @@ final class ColourEdges {
         }
     }
 
-    /// The nearest sure pixel up (step -1) or down (step 1) from (x, y), within `lookout`;
-    /// `remembered` false walks every row instead (the reference form, `vectorised` false).
+    /// The sample of sure pixel (x, row) that `sureAbove` or `sureBelow` found (none for -1).
     @inline(__always)
-    private func vertical(x: Int, y: Int, step: Int, remembered: Bool, _ probe: ColourProbe) -> Sample {
-        guard remembered else { return walk(x: x, y: y, step: step, probe) }
-        let row = step < 0 ? sureAbove(x: x, y: y) : sureBelow(x: x, y: y)
+    private func sure(x: Int, row: Int, _ probe: ColourProbe) -> Sample {
         guard row >= 0 else { return Sample() }
         return Sample(subject: plane[row &* alphaSize.width &+ x] >= 128, colour: probe.colour(x: x, y: row))
     }
 
-    /// `vertical` by walking every row (the reference form, `vectorised` false).
+    /// The nearest sure pixel up (step -1) or down (step 1) from (x, y) within `lookout`, by
+    /// walking every row (the reference form, `vectorised` false; `sureAbove` and `sureBelow`
+    /// remember what they have read).
     private func walk(x: Int, y: Int, step: Int, _ probe: ColourProbe) -> Sample {
         let width = alphaSize.width
         var sy = y
