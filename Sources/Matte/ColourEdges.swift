@@ -40,7 +40,7 @@ final class ColourEdges {
     private let groupWords: Int
     /// markChanges' row state, a bit per group (groupWords words each): the 16-column groups of
     /// the row that differ from the row above, and the groups along the row (markChangesAlong's)
-    /// that had a change in the last row marked.
+    /// that had a change in the last row marked, then a word of the same for the row's ends.
     private let changedGroups: UnsafeMutablePointer<UInt64>
     private let changesAlong: UnsafeMutablePointer<UInt64>
     /// The marks along the row markChangesAlong last worked out for each group with a change
@@ -92,7 +92,7 @@ final class ColourEdges {
         let uncertainSlot = layout.reserve(UInt8.self, count: pixels)
         groupWords = (alphaSize.width + 16 * 64 - 1) / (16 * 64)
         let markedGroupsSlot = layout.reserve(UInt64.self, count: groupWords * alphaSize.height)
-        let rowGroupsSlot = layout.reserve(UInt64.self, count: 2 * groupWords)
+        let rowGroupsSlot = layout.reserve(UInt64.self, count: 2 * groupWords + 1)
         let marksAlongSlot = layout.reserve(UInt8.self, count: alphaSize.width + 16)
         let decidedSlot = layout.reserve(Int32.self, count: decidedCapacity)
         let firstColumnSlot = layout.reserve(Int32.self, count: workSize.width + 1)
@@ -489,11 +489,25 @@ final class ColourEdges {
             words[w] |= now | (now &<< 1)
             if now &>> 63 != 0 { words[w &+ 1] |= 1 }
         }
-        if reach &+ (regular &<< 4) < lastGroup &+ 16 && markGroup(lastGroup) {
+        // The row's ends, the same way: the head's window (its first 2 reach pixels) lies in
+        // group 0, the last group's and the tail's in the groups from lastGroup - reach. Bits of
+        // `ends`: 1 the head had a change, 2 the tail, 4 the last group.
+        let previousEnds = along[groupWords]
+        var ends: UInt64 = 0
+        var tailChanged = false
+        var g = (lastGroup &- reach) &>> 4
+        while g <= (width &- 1) &>> 4 {
+            if (changed[g &>> 6] &>> UInt64(g & 63)) & 1 != 0 { tailChanged = true }
+            g &+= 1
+        }
+        let headChanged = changed[0] & 1 != 0 || previousEnds & 1 != 0
+        if reach &+ (regular &<< 4) < lastGroup &+ 16 && (tailChanged || previousEnds & 4 != 0) && markGroup(lastGroup) {
             let g = lastGroup &>> 4, h = (lastGroup &+ 15) &>> 4
             words[g &>> 6] |= 1 &<< UInt64(g & 63)
             words[h &>> 6] |= 1 &<< UInt64(h & 63)
+            ends |= 4
         }
+        let tailToRead = tailChanged || previousEnds & 2 != 0
         // The first and last `reach` pixels, from the few changes that reach them; most rows have
         // none there (their first and last 2 reach pixels one value each: one compare apiece).
         let lane = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
@@ -501,8 +515,12 @@ final class ColourEdges {
         // All ones in lanes below 2 reach (the head's), and in lanes from 16 - 2 reach (the tail's).
         let headLanes = 0 &- ((lane &- span) &>> 7)
         let tailLanes = ~(0 &- ((lane &- (16 &- span)) &>> 7))
-        let headFlat = ((load(0) ^ SIMD16<UInt8>(repeating: row[0])) & headLanes).isAllZero
-        let tailFlat = ((load(width &- 16) ^ SIMD16<UInt8>(repeating: row[width &- 1])) & tailLanes).isAllZero
+        let headFlat = !headChanged || ((load(0) ^ SIMD16<UInt8>(repeating: row[0])) & headLanes).isAllZero
+        let tailFlat = !tailToRead
+            || ((load(width &- 16) ^ SIMD16<UInt8>(repeating: row[width &- 1])) & tailLanes).isAllZero
+        if !headFlat { ends |= 1 }
+        if !tailFlat { ends |= 2 }
+        along[groupWords] = ends
         if !headFlat {
             for c in 1..<(2 * reach) where row[c] != row[c - 1] {
                 for m in max(0, c - reach)..<min(reach, c + reach) { marks[m] = 1 }

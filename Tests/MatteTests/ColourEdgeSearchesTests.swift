@@ -79,9 +79,11 @@ import Testing
         canvas.fill(3000)
         canvas.fill(x: 0..<160, y: 20..<110, 1200)
         for y in 20..<110 {
-            // Background notches starting 1...5 columns in from each edge.
-            canvas.fill(x: 1 + y % 5..<(3 + y % 5 + y % 3), y: y..<(y + 1), 3000)
-            canvas.fill(x: (157 - y % 5 - y % 3)..<(159 - y % 5), y: y..<(y + 1), 3000)
+            // Background notches starting 1...5 columns in from each edge, each the same in two
+            // rows (a row like the one above keeps its marks there from that row's).
+            let k = y / 2
+            canvas.fill(x: 1 + k % 5..<(3 + k % 5 + k % 3), y: y..<(y + 1), 3000)
+            canvas.fill(x: (157 - k % 5 - k % 3)..<(159 - k % 5), y: y..<(y + 1), 3000)
         }
         let colour = PixelBuffer(format: .rgb24, size: size)
         var noise = EdgeLanesTests.Noise(state: 0xD1B5_4A32_D192_ED03)
