@@ -85,9 +85,9 @@ final class AlphaFeather {
 
     /// Widest radius `blurRowInLanes` takes: one load either side of 16 pixels covers their window.
     static let laneRadius = 8
-    /// Pixels at either end of a row whose windows may leave it (64 + 2 laneRadius, and the
-    /// last 16 pixels' windows), rounded up to whole groups.
-    static let endSpan = 96
+    /// Pixels at either end of a row that the blocks whose windows leave it read: 64 + 2
+    /// laneRadius at the end (a last block from width - 64 - laneRadius), 64 + laneRadius at the start.
+    static let endSpan = 80
 
     /// `blurRow` for radius 1...laneRadius, 16 outputs at a time: 16 pixels whose window
     /// (radius either side) is one value are that value, two compares, 64 at a time where the

@@ -582,7 +582,15 @@ final class ColourEdges {
                 if end &- x <= stripLength && ((x > 0 && matte[x &- 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
                     let first = Int(firstColumn[x]), last = Int(firstColumn[end])
                     if first < last {
-                        for m in first..<last { marks[m] = 1 }
+                        if last &- first <= 16 {
+                            // Ones in the strip's lanes, ORed in (the marks have room past their end).
+                            let lane = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+                            let ones = (lane &- SIMD16(repeating: UInt8(truncatingIfNeeded: last &- first))) &>> 7
+                            let at = UnsafeMutableRawPointer(marks + first)
+                            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ones, as: SIMD16<UInt8>.self)
+                        } else {
+                            for m in first..<last { marks[m] = 1 }
+                        }
                         noteMarks(y: y, from: first, to: last)
                     }
                 }
