@@ -85,6 +85,9 @@ final class AlphaFeather {
 
     /// Widest radius `blurRowInLanes` takes: one load either side of 16 pixels covers their window.
     static let laneRadius = 8
+    /// Pixels at either end of a row that the blocks whose windows leave it read: 64 + 2
+    /// laneRadius at the end (a last block from width - 64 - laneRadius), 64 + laneRadius at the start.
+    static let endSpan = 80
 
     /// `blurRow` for radius 1...laneRadius, 16 outputs at a time: 16 pixels whose window
     /// (radius either side) is one value are that value, two compares, 64 at a time where the
@@ -97,7 +100,23 @@ final class AlphaFeather {
         let width = alphaSize.width
         let margin = Self.lanes
         let body = laneRow + margin
-        if identityColumns {
+        // Where the columns are the source's, only the first and last `endSpan` pixels are
+        // copied next to the repeated edge pixels, for the groups whose window leaves the row;
+        // the others read the source itself (the row's copy was a memmove call a row).
+        let direct = identityColumns && width >= Self.endSpan
+        if direct {
+            let from = UnsafeRawPointer(source)
+            let to = UnsafeMutableRawPointer(body)
+            var k = 0
+            while k < Self.endSpan {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self), toByteOffset: k,
+                              as: SIMD16<UInt8>.self)
+                let end = width &- Self.endSpan &+ k
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: end, as: SIMD16<UInt8>.self), toByteOffset: end,
+                              as: SIMD16<UInt8>.self)
+                k &+= 16
+            }
+        } else if identityColumns {
             body.copyElements(from: source, count: width)
         } else {
             for x in 0..<width { body[x] = source[Int(columnMap[x])] }
@@ -105,9 +124,9 @@ final class AlphaFeather {
         // Reads past either end repeat the edge pixel.
         (body - margin).update(repeating: body[0], count: margin)
         (body + width).update(repeating: body[width - 1], count: margin)
-        let raw = UnsafeRawPointer(body)
+        let padded = UnsafeRawPointer(body)
+        let inner = direct ? UnsafeRawPointer(source) : padded
         let out = UnsafeMutableRawPointer(output)
-        @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
         let scale = SIMD4<UInt32>(repeating: UInt32(reciprocal))
         // (sum * reciprocal) >> 16 of eight 16-bit sums, in two halves of 32-bit lanes (bit casts
         // and masks: the SIMD width conversions stay out-of-line generic calls).
@@ -117,8 +136,9 @@ final class AlphaFeather {
             let high = ((pairs &>> 16) &* scale) &>> 16
             return unsafeBitCast(low | (high &<< 16), to: SIMD8<UInt16>.self)
         }
-        @inline(__always) func group(_ x: Int) {
-            let same = SIMD16<UInt8>(repeating: body[x])
+        @inline(__always) func group(_ x: Int, _ raw: UnsafeRawPointer) {
+            @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
+            let same = SIMD16<UInt8>(repeating: raw.load(fromByteOffset: x, as: UInt8.self))
             if ((load(x &- radius) ^ same) | (load(x &+ radius) ^ same)).isAllZero {
                 out.storeBytes(of: same, toByteOffset: x, as: SIMD16<UInt8>.self)
                 return
@@ -137,27 +157,38 @@ final class AlphaFeather {
             let bytes = divided(even) | (divided(odd) &<< 8)
             out.storeBytes(of: unsafeBitCast(bytes, to: SIMD16<UInt8>.self), toByteOffset: x, as: SIMD16<UInt8>.self)
         }
-        var x = 0
-        while x + 64 <= width {
-            let same = SIMD16<UInt8>(repeating: body[x])
+        @inline(__always) func block(_ x: Int, _ raw: UnsafeRawPointer) {
+            @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
             let from = x &- radius
+            let same = SIMD16<UInt8>(repeating: raw.load(fromByteOffset: x, as: UInt8.self))
             if ((load(from) ^ same) | (load(from &+ 16) ^ same) | (load(from &+ 32) ^ same)
                 | (load(from &+ 48) ^ same) | (load(x &+ radius &+ 48) ^ same)).isAllZero {
                 for k in stride(from: 0, to: 64, by: 16) { out.storeBytes(of: same, toByteOffset: x &+ k, as: SIMD16<UInt8>.self) }
             } else {
-                group(x)
-                group(x &+ 16)
-                group(x &+ 32)
-                group(x &+ 48)
+                group(x, raw)
+                group(x &+ 16, raw)
+                group(x &+ 32, raw)
+                group(x &+ 48, raw)
             }
+        }
+        // The first 64 (whose windows leave the row on the left) and everything from the first
+        // 64 whose windows leave it on the right read the padded copy, the blocks between the row.
+        block(0, padded)
+        var x = 64
+        while x &+ 64 &+ radius <= width {
+            block(x, inner)
             x &+= 64
         }
-        while x + 16 <= width {
-            group(x)
-            x += 16
+        while x &+ 64 <= width {
+            block(x, padded)
+            x &+= 64
+        }
+        while x &+ 16 <= width {
+            group(x, padded)
+            x &+= 16
         }
         // The last 16, overlapping the group before (the same outputs again).
-        if x < width { group(width - 16) }
+        if x < width { group(width &- 16, padded) }
     }
 
     /// The box of a constant stretch is the constant, so the row is copied and only the
@@ -214,7 +245,7 @@ final class AlphaFeather {
         let width = alphaSize.width
         let lastRow = alphaSize.height - 1
         @inline(__always) func source(_ y: Int) -> UnsafePointer<UInt8> {
-            UnsafePointer(horizontal + Int(rowMap[min(lastRow, max(0, y))]) * width)
+            UnsafePointer(horizontal + Int(rowMap[min(lastRow, max(0, y))]) &* width)
         }
         // At most 255 * 129 per column: 16 bits hold it.
         let sums = columnSums
@@ -223,7 +254,7 @@ final class AlphaFeather {
         var previousOut: UnsafePointer<UInt8>?
         for y in 0...lastRow {
             let out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
-            Self.scaleAndSlide(sums: sums, entering: source(y + radius + 1), leaving: source(y - radius),
+            Self.scaleAndSlide(sums: sums, entering: source(y &+ radius &+ 1), leaving: source(y &- radius),
                                reciprocal: reciprocal, into: out, previousOut: previousOut,
                                previousSame: unchangedSums, count: width)
             previousOut = UnsafePointer(out)
@@ -297,20 +328,20 @@ final class AlphaFeather {
             sumBytes.storeBytes(of: slid(s, at), toByteOffset: 2 &* at, as: SIMD16<UInt16>.self)
         }
         var x = 0
-        while x + 64 <= count {
-            let d0 = differ(x), d1 = differ(x + 16), d2 = differ(x + 32), d3 = differ(x + 48)
-            let group = x >> 4
+        while x &+ 64 <= count {
+            let d0 = differ(x), d1 = differ(x &+ 16), d2 = differ(x &+ 32), d3 = differ(x &+ 48)
+            let group = x &>> 4
             // Four groups unchanged by the last slide and by this one: the row above, once.
             if let previousOut, UnsafeRawPointer(previousSame + group).loadUnaligned(as: UInt32.self) == 0x0101_0101
                 && (d0 | d1 | d2 | d3).isAllZero {
-                for k in 0..<4 { copyAbove(x + 16 * k, previousOut) }
-                x += 64
+                for k in 0..<4 { copyAbove(x &+ 16 &* k, previousOut) }
+                x &+= 64
                 continue
             }
             @inline(__always) func step(_ k: Int, _ d: SIMD16<UInt8>) {
-                let at = x + 16 * k
+                let at = x &+ 16 &* k
                 let same = d.isAllZero
-                if let previousOut, previousSame[group + k] != 0 {
+                if let previousOut, previousSame[group &+ k] != 0 {
                     copyAbove(at, previousOut)
                     if !same { slide16(at) }
                 } else if same {
@@ -318,13 +349,13 @@ final class AlphaFeather {
                 } else {
                     scaleAndSlide16(at)
                 }
-                previousSame[group + k] = same ? 1 : 0
+                previousSame[group &+ k] = same ? 1 : 0
             }
             step(0, d0)
             step(1, d1)
             step(2, d2)
             step(3, d3)
-            x += 64
+            x &+= 64
         }
         scaleAndSlide(x, count)
     }

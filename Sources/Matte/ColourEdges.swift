@@ -38,7 +38,16 @@ final class ColourEdges {
     /// whole-plane clear and scan were most of what the marks cost.
     private let markedGroups: UnsafeMutablePointer<UInt64>
     private let groupWords: Int
-    /// Where colour decided this frame (pixel indices), for `restoreDecided`; past its capacity
+    /// markChanges' row state, a bit per group (groupWords words each): the 16-column groups of
+    /// the row that differ from the row above, and the groups along the row (markChangesAlong's)
+    /// that had a change in the last row marked, then a word of the same for the row's ends.
+    private let changedGroups: UnsafeMutablePointer<UInt64>
+    private let changesAlong: UnsafeMutablePointer<UInt64>
+    /// The marks along the row markChangesAlong last worked out for each group with a change
+    /// (at the group's columns; a group whose window is as it was in the row above has them again).
+    private let marksAlong: UnsafeMutablePointer<UInt8>
+    /// Where colour decided this frame, for `restoreDecided`: stretches of decided pixels along a
+    /// row, each two entries (the first pixel's index and the length), rising; past its capacity
     /// the whole plane is scanned instead.
     private let decidedList: UnsafeMutablePointer<Int32>
     private let decidedCapacity: Int
@@ -52,7 +61,7 @@ final class ColourEdges {
     /// Colour columns show work column x (equal widths) or x / 2 (twice as wide): upscale then
     /// copies, or doubles 16 bytes at a time, instead of filling by runs.
     private let columnFactor: Int
-    /// Per column, what `vertical` has read this frame (ColumnReads).
+    /// Per column, what `sureAbove` and `sureBelow` have read this frame (ColumnReads).
     private let upThrough, upLast, downFirst, downUntil: UnsafeMutablePointer<Int32>
     private let memory: AlignedBuffer
     /// Decide in lanes (EdgeLanes), with the remembered column searches, the word-wise scan and
@@ -83,6 +92,8 @@ final class ColourEdges {
         let uncertainSlot = layout.reserve(UInt8.self, count: pixels)
         groupWords = (alphaSize.width + 16 * 64 - 1) / (16 * 64)
         let markedGroupsSlot = layout.reserve(UInt64.self, count: groupWords * alphaSize.height)
+        let rowGroupsSlot = layout.reserve(UInt64.self, count: 2 * groupWords + 1)
+        let marksAlongSlot = layout.reserve(UInt8.self, count: alphaSize.width + 16)
         let decidedSlot = layout.reserve(Int32.self, count: decidedCapacity)
         let firstColumnSlot = layout.reserve(Int32.self, count: workSize.width + 1)
         let columnReadsSlot = layout.reserve(Int32.self, count: 4 * alphaSize.width)
@@ -90,6 +101,9 @@ final class ColourEdges {
         plane = memory.pointer(planeSlot)
         uncertain = memory.pointer(uncertainSlot)
         markedGroups = memory.pointer(markedGroupsSlot)
+        changedGroups = memory.pointer(rowGroupsSlot)
+        changesAlong = changedGroups + groupWords
+        marksAlong = memory.pointer(marksAlongSlot)
         decidedList = memory.pointer(decidedSlot)
         firstColumn = memory.pointer(firstColumnSlot)
         let columnReads = memory.pointer(columnReadsSlot)
@@ -121,18 +135,36 @@ final class ColourEdges {
         let width = alphaSize.width
         if decidedCount <= decidedCapacity {
             // The list rises (decided row by row, left to right): the row is divided out only
-            // when it changes, not at every pixel.
-            var y = 0
+            // when it changes, not at every stretch.
             var rowStart = 0
             var out = alpha.row(0).assumingMemoryBound(to: UInt8.self)
-            for i in 0..<decidedCount {
+            var i = 0
+            while i < decidedCount {
                 let index = Int(decidedList[i])
+                let count = Int(decidedList[i &+ 1])
                 if index < rowStart || index >= rowStart &+ width {
-                    y = index / width
-                    rowStart = y * width
+                    let y = index / width
+                    rowStart = y &* width
                     out = alpha.row(y).assumingMemoryBound(to: UInt8.self)
                 }
-                out[index &- rowStart] = plane[index]
+                let x = index &- rowStart
+                let to = out + x
+                let from = plane + index
+                if count <= 8 && x &+ 8 <= width {
+                    // A stretch of at most 8 (most are) as one word: the plane's bytes in its
+                    // lanes, the alpha's own after it (the plane has room past its end).
+                    let lanes: UInt64 = count == 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
+                    let kept = UnsafeRawPointer(to).loadUnaligned(as: UInt64.self) & ~UInt64(littleEndian: lanes)
+                    let put = UnsafeRawPointer(from).loadUnaligned(as: UInt64.self) & UInt64(littleEndian: lanes)
+                    UnsafeMutableRawPointer(to).storeBytes(of: kept | put, as: UInt64.self)
+                } else {
+                    var k = 0
+                    while k < count {
+                        to[k] = from[k]
+                        k &+= 1
+                    }
+                }
+                i &+= 2
             }
             return
         }
@@ -305,18 +337,70 @@ final class ColourEdges {
     /// A colour row that shows the same work row as the one above it is skipped: its changes
     /// along the row are the row above's and it has none to it, and markStrips overwrites its marks
     /// with the row above's anyway (shared work rows share their marks). Along columns, 16 columns
-    /// are compared at once and a changed group marks its rows as one vector.
+    /// are compared at once and a changed group marks its rows as one vector; which groups
+    /// changed is kept (`changedGroups`) for the marking along the row.
     @inline(never)
     private func markChanges() {
         let width = alphaSize.width
         let height = alphaSize.height
         let groups = width / 16
+        let reach = self.reach
+        let changed = changedGroups
         for y in 0..<height {
-            if y > 0 && rowMap[y] == rowMap[y - 1] { continue }
-            let row = UnsafePointer(plane + y * width)
-            let marks = uncertain + y * width
+            if y > 0 && rowMap[y] == rowMap[y &- 1] { continue }
+            let row = UnsafePointer(plane + y &* width)
+            let marks = uncertain + y &* width
+            // Every group counts as changed in the first row: there is no row above to follow.
+            for w in 0..<groupWords { changed[w] = y == 0 ? ~0 : 0 }
+            if y > 0 {
+                let above = UnsafeRawPointer(plane + (y &- 1) &* width)
+                let here = UnsafeRawPointer(row)
+                let top = max(0, y &- reach)
+                let bottom = min(height, y &+ reach)
+                var g = 0
+                while g < groups {
+                    let c = g &<< 4
+                    @inline(__always) func differ(_ at: Int) -> SIMD16<UInt8> {
+                        above.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+                            ^ here.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+                    }
+                    // Four groups alike at once, then one.
+                    if g &+ 4 <= groups && (differ(c) | differ(c &+ 16) | differ(c &+ 32) | differ(c &+ 48)).isAllZero {
+                        g &+= 4
+                        continue
+                    }
+                    let differ = differ(c)
+                    if !differ.isAllZero {
+                        changed[g &>> 6] |= 1 &<< UInt64(g & 63)
+                        // 1 where the byte differs: the top bit of d | -d.
+                        let changedBytes = (differ | (0 &- differ)) &>> 7
+                        var yy = top
+                        while yy < bottom {
+                            let at = UnsafeMutableRawPointer(uncertain + (yy &* width &+ c))
+                            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | changedBytes, as: SIMD16<UInt8>.self)
+                            noteGroup(y: yy, g)
+                            yy &+= 1
+                        }
+                    }
+                    g &+= 1
+                }
+                var c = groups &<< 4
+                while c < width {
+                    if row[c] != row[c &- width] {
+                        changed[groups &>> 6] |= 1 &<< UInt64(groups & 63)
+                        var yy = top
+                        while yy < bottom {
+                            uncertain[yy &* width &+ c] = 1
+                            noteGroup(y: yy, groups)
+                            yy &+= 1
+                        }
+                    }
+                    c &+= 1
+                }
+
+            }
             if reach <= 8 && width >= 16 + 2 * reach {
-                markChangesAlong(row, marks, markedGroups + y * groupWords)
+                markChangesAlong(row, marks, markedGroups + y &* groupWords)
             } else {
                 var x = 0
                 while true {
@@ -329,49 +413,20 @@ final class ColourEdges {
                     x = change
                 }
             }
-            guard y > 0 else { continue }
-            let above = UnsafeRawPointer(plane + (y - 1) * width)
-            let here = UnsafeRawPointer(row)
-            let top = max(0, y - reach)
-            let bottom = min(height, y + reach)
-            var g = 0
-            while g < groups {
-                let c = g &<< 4
-                @inline(__always) func differ(_ at: Int) -> SIMD16<UInt8> {
-                    above.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
-                        ^ here.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
-                }
-                // Four groups alike at once, then one.
-                if g &+ 4 <= groups && (differ(c) | differ(c &+ 16) | differ(c &+ 32) | differ(c &+ 48)).isAllZero {
-                    g &+= 4
-                    continue
-                }
-                g &+= 1
-                let differ = differ(c)
-                if differ.isAllZero { continue }
-                // 1 where the byte differs: the top bit of d | -d.
-                let changed = (differ | (0 &- differ)) &>> 7
-                for yy in top..<bottom {
-                    let at = UnsafeMutableRawPointer(uncertain + yy * width + c)
-                    at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | changed, as: SIMD16<UInt8>.self)
-                    noteGroup(y: yy, c &>> 4)
-                }
-            }
-            for c in (16 * groups)..<width where row[c] != plane[(y - 1) * width + c] {
-                for yy in top..<bottom {
-                    uncertain[yy * width + c] = 1
-                    noteGroup(y: yy, c &>> 4)
-                }
-            }
         }
     }
 
     /// One row's marks along it, 16 pixels at a time: a change at c (row[c] != row[c - 1]) marks
     /// c - reach ..< c + reach, so pixel x is marked when a change lies in x - reach + 1 ... x + reach,
-    /// which for 16 pixels is the OR of 2 reach shifted differences; a group whose whole window
-    /// is one value (most of the frame) is skipped after two compares. Runs in the soft edge are a
-    /// pixel or two long, and finding them one by one was a mispredicted branch each. The first
-    /// and last `reach` pixels, whose window leaves the row, are marked from the changes near them.
+    /// which for 16 pixels is the OR of 2 reach shifted differences. The groups start at
+    /// reach + 16 i; group i's window (reach either side) lies in the 16-column groups i and
+    /// i + 1, so where neither changed from the row above (`changedGroups`) group i has the marks
+    /// it had in the row above: none, and it is not read, if it had no change there
+    /// (`changesAlong`), else those kept in `marksAlong`. Most of a frame, and much of an outline
+    /// that runs down the rows, is like the row above. Runs in the
+    /// soft edge are a pixel or two long, and finding them one by one was a mispredicted branch
+    /// each. The first and last `reach` pixels, whose window leaves the row, are marked from the
+    /// changes near them, and the last group, which overlaps the one before it, is always read.
     /// Needs reach <= 8 (one load each side covers the window) and width >= 16 + 2 reach.
     @inline(__always)
     private func markChangesAlong(_ row: UnsafePointer<UInt8>, _ marks: UnsafeMutablePointer<UInt8>,
@@ -380,55 +435,104 @@ final class ColourEdges {
         let reach = self.reach
         let raw = UnsafeRawPointer(row)
         @inline(__always) func load(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) }
-        // 16 pixels from x, marked where a change lies in their window.
-        @inline(__always) func markGroup(_ x: Int) {
-            var previous = load(x - reach)
+        // 16 pixels from x marked where a change lies in their window; false when none does.
+        // The groups of marks it wrote are noted by the caller.
+        @inline(__always) func markGroup(_ x: Int) -> Bool {
+            let same = SIMD16<UInt8>(repeating: row[x &- reach])
+            if ((load(x &- reach) ^ same) | (load(x &+ reach) ^ same)).isAllZero { return false }
+            var previous = load(x &- reach)
             var changes = SIMD16<UInt8>()
-            for k in (1 - reach)...reach {
-                let next = load(x + k)
+            var k = 1 &- reach
+            while k <= reach {
+                let next = load(x &+ k)
                 changes |= next ^ previous
                 previous = next
+                k &+= 1
             }
+            let marked = (changes | (0 &- changes)) &>> 7
             let at = UnsafeMutableRawPointer(marks + x)
-            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ((changes | (0 &- changes)) &>> 7),
-                          as: SIMD16<UInt8>.self)
-            let g = x &>> 4, h = (x &+ 15) &>> 4
+            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | marked, as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(marksAlong).storeBytes(of: marked, toByteOffset: x, as: SIMD16<UInt8>.self)
+            return true
+        }
+        // Groups reach + 16 i for i below `regular` cover reach ..< width - reach but for the
+        // last one's overlap (marking twice is marking once).
+        let lastGroup = width &- 16 &- reach
+        let regular = (lastGroup &- reach) / 16 &+ 1
+        let changed = changedGroups
+        let along = changesAlong
+        for w in 0..<groupWords {
+            let first = w &<< 6
+            guard first < regular else { break }
+            let next = w &+ 1 < groupWords ? changed[w &+ 1] : 0
+            let windowChanged = changed[w] | (changed[w] &>> 1) | (next &<< 63)
+            var bits = along[w] | windowChanged
+            if regular &- first < 64 { bits &= (1 &<< UInt64(regular &- first)) &- 1 }
+            var now: UInt64 = 0
+            while bits != 0 {
+                let bit = bits.trailingZeroBitCount
+                let x = reach &+ ((first &+ bit) &<< 4)
+                if windowChanged & (1 &<< UInt64(bit)) == 0 {
+                    // A change in the row above and the same window now: the same marks.
+                    let at = UnsafeMutableRawPointer(marks + x)
+                    at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self)
+                                      | UnsafeRawPointer(marksAlong).loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self),
+                                  as: SIMD16<UInt8>.self)
+                    now |= 1 &<< UInt64(bit)
+                } else if markGroup(x) {
+                    now |= 1 &<< UInt64(bit)
+                }
+                bits &= bits &- 1
+            }
+            along[w] = now
+            // Group i (from reach + 16 i, 0 < reach < 16) wrote marks in groups i and i + 1.
+            words[w] |= now | (now &<< 1)
+            if now &>> 63 != 0 { words[w &+ 1] |= 1 }
+        }
+        // The row's ends, the same way: the head's window (its first 2 reach pixels) lies in
+        // group 0, the last group's and the tail's in the groups from lastGroup - reach. Bits of
+        // `ends`: 1 the head had a change, 2 the tail, 4 the last group.
+        let previousEnds = along[groupWords]
+        var ends: UInt64 = 0
+        var tailChanged = false
+        var g = (lastGroup &- reach) &>> 4
+        while g <= (width &- 1) &>> 4 {
+            if (changed[g &>> 6] &>> UInt64(g & 63)) & 1 != 0 { tailChanged = true }
+            g &+= 1
+        }
+        let headChanged = changed[0] & 1 != 0 || previousEnds & 1 != 0
+        if reach &+ (regular &<< 4) < lastGroup &+ 16 && (tailChanged || previousEnds & 4 != 0) && markGroup(lastGroup) {
+            let g = lastGroup &>> 4, h = (lastGroup &+ 15) &>> 4
             words[g &>> 6] |= 1 &<< UInt64(g & 63)
             words[h &>> 6] |= 1 &<< UInt64(h & 63)
+            ends |= 4
         }
-        // The groups cover reach ..< width - reach, the last one overlapping the one before it
-        // (marking twice is marking once).
-        let lastGroup = width - 16 - reach
-        var x = reach
-        while x <= lastGroup {
-            let same = SIMD16<UInt8>(repeating: row[x - reach])
-            // 64 pixels whose window is one value at once (five loads), then 16.
-            if x + 48 <= lastGroup && ((load(x - reach) ^ same) | (load(x - reach + 16) ^ same)
-                | (load(x - reach + 32) ^ same) | (load(x - reach + 48) ^ same) | (load(x + reach + 48) ^ same)).isAllZero {
-                x += 64
-                continue
-            }
-            if !((load(x - reach) ^ same) | (load(x + reach) ^ same)).isAllZero { markGroup(x) }
-            x += 16
-        }
-        if x < lastGroup + 16 { markGroup(lastGroup) }
+        let tailToRead = tailChanged || previousEnds & 2 != 0
         // The first and last `reach` pixels, from the few changes that reach them; most rows have
         // none there (their first and last 2 reach pixels one value each: one compare apiece).
         let lane = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        let span = UInt8(truncatingIfNeeded: 2 * reach)
+        let span = UInt8(truncatingIfNeeded: 2 &* reach)
         // All ones in lanes below 2 reach (the head's), and in lanes from 16 - 2 reach (the tail's).
         let headLanes = 0 &- ((lane &- span) &>> 7)
         let tailLanes = ~(0 &- ((lane &- (16 &- span)) &>> 7))
-        let headFlat = ((load(0) ^ SIMD16<UInt8>(repeating: row[0])) & headLanes).isAllZero
-        let tailFlat = ((load(width - 16) ^ SIMD16<UInt8>(repeating: row[width - 1])) & tailLanes).isAllZero
-        for c in 1..<(headFlat ? 1 : 2 * reach) where row[c] != row[c - 1] {
-            for m in max(0, c - reach)..<min(reach, c + reach) { marks[m] = 1 }
-            words[0] |= 1
+        let headFlat = !headChanged || ((load(0) ^ SIMD16<UInt8>(repeating: row[0])) & headLanes).isAllZero
+        let tailFlat = !tailToRead
+            || ((load(width &- 16) ^ SIMD16<UInt8>(repeating: row[width &- 1])) & tailLanes).isAllZero
+        if !headFlat { ends |= 1 }
+        if !tailFlat { ends |= 2 }
+        along[groupWords] = ends
+        if !headFlat {
+            for c in 1..<(2 * reach) where row[c] != row[c - 1] {
+                for m in max(0, c - reach)..<min(reach, c + reach) { marks[m] = 1 }
+                words[0] |= 1
+            }
         }
-        for c in (tailFlat ? width : width - 2 * reach + 1)..<width where row[c] != row[c - 1] {
-            for m in max(width - reach, c - reach)..<min(width, c + reach) {
-                marks[m] = 1
-                words[(m &>> 4) &>> 6] |= 1 &<< UInt64((m &>> 4) & 63)
+        if !tailFlat {
+            for c in (width - 2 * reach + 1)..<width where row[c] != row[c - 1] {
+                for m in max(width - reach, c - reach)..<min(width, c + reach) {
+                    marks[m] = 1
+                    words[(m &>> 4) &>> 6] |= 1 &<< UInt64((m &>> 4) & 63)
+                }
             }
         }
     }
@@ -455,38 +559,86 @@ final class ColourEdges {
         for y in 0..<height { noteMarks(y: y, from: 0, to: width) }
     }
 
-    /// Hole runs of at most `stripLength` work pixels with the subject at one end. (A vector
-    /// search for hole bytes was more instructions on the board than this run walk, whose runs
-    /// are long and found 32 bytes at a time.)
+    /// Hole runs of at most `stripLength` work pixels with the subject at one end. The holes are
+    /// found 16 bytes at a time (`nextByte`), skipping 64 without one at once: walking every run
+    /// of the class row (`vectorised` false, the reference form) cost a run end search per run,
+    /// and outside the subject's shadows the runs are the depth noise's, short and many.
     @inline(never)
     private func markStrips(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
         let workWidth = workSize.width
+        let vectorised = self.vectorised
         var lastRow = -1
         for y in 0..<alphaSize.height {
             let wy = Int(rowMap[y])
-            let marks = uncertain + y * alphaSize.width
+            let marks = uncertain + y &* alphaSize.width
             if wy == lastRow {
                 copyMarks(intoRow: y)
                 continue
             }
             lastRow = wy
-            let row = classes + wy * workWidth
-            let matte = soft + wy * workWidth
-            var x = 0
-            while x < workWidth {
-                let value = row[x]
-                let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: value)
-                if value == RunLabeller.hole && end - x <= stripLength
-                    && ((x > 0 && matte[x - 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
+            let row = classes + wy &* workWidth
+            let matte = soft + wy &* workWidth
+            @inline(__always) func strip(from x: Int, to end: Int) {
+                if end &- x <= stripLength && ((x > 0 && matte[x &- 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
                     let first = Int(firstColumn[x]), last = Int(firstColumn[end])
                     if first < last {
-                        for m in first..<last { marks[m] = 1 }
+                        if last &- first <= 16 {
+                            // Ones in the strip's lanes, ORed in (the marks have room past their end).
+                            let lane = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+                            let ones = (lane &- SIMD16(repeating: UInt8(truncatingIfNeeded: last &- first))) &>> 7
+                            let at = UnsafeMutableRawPointer(marks + first)
+                            at.storeBytes(of: at.loadUnaligned(as: SIMD16<UInt8>.self) | ones, as: SIMD16<UInt8>.self)
+                        } else {
+                            for m in first..<last { marks[m] = 1 }
+                        }
                         noteMarks(y: y, from: first, to: last)
                     }
                 }
+            }
+            var x = 0
+            if vectorised {
+                while true {
+                    x = Self.nextByte(in: row, from: x, width: workWidth, hole: true)
+                    if x >= workWidth { break }
+                    let end = Self.nextByte(in: row, from: x &+ 1, width: workWidth, hole: false)
+                    strip(from: x, to: end)
+                    x = end
+                }
+                continue
+            }
+            while x < workWidth {
+                let value = row[x]
+                let end = RunLabeller.runEnd(row: row, from: x, width: workWidth, value: value)
+                if value == RunLabeller.hole { strip(from: x, to: end) }
                 x = end
             }
         }
+    }
+
+    /// The first class at or after `from` that is a hole (`hole` true) or is not one (false), or
+    /// `width`. Hole runs are short and far apart, so the search for one tests 64 bytes at a time
+    /// first and the search for its end 16.
+    @inline(__always)
+    private static func nextByte(in row: UnsafePointer<UInt8>, from: Int, width: Int, hole: Bool) -> Int {
+        let raw = UnsafeRawPointer(row)
+        let holes = SIMD16<UInt8>(repeating: RunLabeller.hole)
+        let flip = SIMD16<UInt8>(repeating: hole ? 0 : 0xFF)
+        // 0xFF in the lanes sought.
+        @inline(__always) func sought(_ at: Int) -> SIMD16<UInt8> {
+            unsafeBitCast(raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) .== holes, to: SIMD16<UInt8>.self) ^ flip
+        }
+        var p = from
+        if hole {
+            while p &+ 64 <= width && (sought(p) | sought(p &+ 16) | sought(p &+ 32) | sought(p &+ 48)).isAllZero { p &+= 64 }
+        }
+        while p &+ 16 <= width {
+            let halves = unsafeBitCast(sought(p), to: SIMD2<UInt64>.self)
+            if halves[0] != 0 { return p &+ UInt64(littleEndian: halves[0]).trailingZeroBitCount &>> 3 }
+            if halves[1] != 0 { return p &+ 8 &+ UInt64(littleEndian: halves[1]).trailingZeroBitCount &>> 3 }
+            p &+= 16
+        }
+        while p < width && (row[p] == RunLabeller.hole) != hole { p &+= 1 }
+        return p
     }
 
     /// Row y's marks made those of row y - 1: only the groups either has noted are copied (a
@@ -523,11 +675,14 @@ final class ColourEdges {
     @inline(never)
     private func decide(_ probe: ColourProbe) {
         let width = alphaSize.width
-        // Nothing read yet by `vertical` this frame.
+        // Nothing read yet by the column searches this frame.
         upThrough.update(repeating: Int32.min / 2, count: width)
         upLast.update(repeating: -1, count: width)
         downFirst.update(repeating: -1, count: width)
         downUntil.update(repeating: 0, count: width)
+        // Read once: a stored `var` of the class is an exclusivity-checked access (a runtime
+        // call) where it is read.
+        let vectorised = self.vectorised
         for y in 0..<alphaSize.height {
             let rowMarks = uncertain + y * width
             let row = plane + y * width
@@ -581,11 +736,16 @@ final class ColourEdges {
     private func references(p: Int, y: Int, run: Range<Int>, left: Sample, right: Sample, remembered: Bool,
                             _ probe: ColourProbe) -> References {
         var references = References()
-        if run.lowerBound > 0 && p - run.lowerBound < lookout { references.add(left) }
-        if run.upperBound < alphaSize.width && run.upperBound - p <= lookout { references.add(right) }
+        if run.lowerBound > 0 && p &- run.lowerBound < lookout { references.add(left) }
+        if run.upperBound < alphaSize.width && run.upperBound &- p <= lookout { references.add(right) }
         if !references.both {
-            references.add(vertical(x: p, y: y, step: -1, remembered: remembered, probe))
-            references.add(vertical(x: p, y: y, step: 1, remembered: remembered, probe))
+            if remembered {
+                references.add(sure(x: p, row: sureAbove(x: p, y: y), probe))
+                references.add(sure(x: p, row: sureBelow(x: p, y: y), probe))
+            } else {
+                references.add(walk(x: p, y: y, step: -1, probe))
+                references.add(walk(x: p, y: y, step: 1, probe))
+            }
         }
         return references
     }
@@ -593,7 +753,7 @@ final class ColourEdges {
     /// One run through the lanes: references and colours gathered, decided at once, written back.
     /// The sure pixels either side of the run (`leftSubject`, `rightSubject` their sides) have
     /// their colours read with the run's, in the same lanes, rather than one by one.
-    @inline(never)
+    @inline(__always)
     private func decideRun(from x: Int, to end: Int, y: Int, leftSubject: Bool, rightSubject: Bool, _ probe: ColourProbe) {
         let width = alphaSize.width
         let count = end - x
@@ -621,22 +781,27 @@ final class ColourEdges {
         let alpha = lanes.alpha
         let plane = self.plane + base
         let marks = uncertain + base
-        let list = decidedList
-        let capacity = decidedCapacity
-        var decided = decidedCount
-        for k in 0..<count where alpha[k] >= 0 {
-            plane[k] = UInt8(truncatingIfNeeded: alpha[k])
-            marks[k] = Self.decided
-            if decided < capacity { list[decided] = Int32(truncatingIfNeeded: base &+ k) }
-            decided &+= 1
+        var k = 0
+        while k < count {
+            if alpha[k] < 0 {
+                k &+= 1
+                continue
+            }
+            let first = k
+            repeat {
+                plane[k] = UInt8(truncatingIfNeeded: alpha[k])
+                marks[k] = Self.decided
+                k &+= 1
+            } while k < count && alpha[k] >= 0
+            noteDecided(base &+ first, count: k &- first)
         }
-        decidedCount = decided
     }
 
     @inline(never)
     private func gatherReferences(from x: Int, to end: Int, y: Int, left: Sample, right: Sample, _ probe: ColourProbe) {
-        for k in 0..<(end - x) {
-            let r = references(p: x + k, y: y, run: x..<end, left: left, right: right, remembered: true, probe)
+        let run = Range(uncheckedBounds: (x, end))
+        for k in 0..<(end &- x) {
+            let r = references(p: x &+ k, y: y, run: run, left: left, right: right, remembered: true, probe)
             lanes.subjectR[k] = r.subject.x
             lanes.subjectG[k] = r.subject.y
             lanes.subjectB[k] = r.subject.z
@@ -648,17 +813,16 @@ final class ColourEdges {
         }
     }
 
-    /// The nearest sure pixel up (step -1) or down (step 1) from (x, y), within `lookout`;
-    /// `remembered` false walks every row instead (the reference form, `vectorised` false).
+    /// The sample of sure pixel (x, row) that `sureAbove` or `sureBelow` found (none for -1).
     @inline(__always)
-    private func vertical(x: Int, y: Int, step: Int, remembered: Bool, _ probe: ColourProbe) -> Sample {
-        guard remembered else { return walk(x: x, y: y, step: step, probe) }
-        let row = step < 0 ? sureAbove(x: x, y: y) : sureBelow(x: x, y: y)
+    private func sure(x: Int, row: Int, _ probe: ColourProbe) -> Sample {
         guard row >= 0 else { return Sample() }
-        return Sample(subject: plane[row * alphaSize.width + x] >= 128, colour: probe.colour(x: x, y: row))
+        return Sample(subject: plane[row &* alphaSize.width &+ x] >= 128, colour: probe.colour(x: x, y: row))
     }
 
-    /// `vertical` by walking every row (the reference form, `vectorised` false).
+    /// The nearest sure pixel up (step -1) or down (step 1) from (x, y) within `lookout`, by
+    /// walking every row (the reference form, `vectorised` false; `sureAbove` and `sureBelow`
+    /// remember what they have read).
     private func walk(x: Int, y: Int, step: Int, _ probe: ColourProbe) -> Sample {
         let width = alphaSize.width
         var sy = y
@@ -688,39 +852,39 @@ final class ColourEdges {
         guard steps > 0 else { return -1 }
         var last = Int(upLast[x])
         let through = Int(upThrough[x])
-        if through + 1 < y - steps { last = -1 }
-        var row = y - 1
-        let bottom = max(through + 1, y - steps)
+        if through &+ 1 < y &- steps { last = -1 }
+        var row = y &- 1
+        let bottom = max(through &+ 1, y &- steps)
         while row >= bottom {
-            if uncertain[row * width + x] == 0 {
+            if uncertain[row &* width &+ x] == 0 {
                 last = row
                 break
             }
-            row -= 1
+            row &-= 1
         }
-        upThrough[x] = Int32(truncatingIfNeeded: y - 1)
+        upThrough[x] = Int32(truncatingIfNeeded: y &- 1)
         upLast[x] = Int32(truncatingIfNeeded: last)
-        return last >= y - steps ? last : -1
+        return last >= y &- steps ? last : -1
     }
 
     /// The nearest sure row below (x, y) within `lookout`, or -1.
     @inline(__always)
     private func sureBelow(x: Int, y: Int) -> Int {
         let width = alphaSize.width
-        let steps = min(lookout, alphaSize.height - 1 - y)
+        let steps = min(lookout, alphaSize.height &- 1 &- y)
         guard steps > 0 else { return -1 }
         let first = Int(downFirst[x])
-        if first > y { return first <= y + steps ? first : -1 }
-        var row = first >= 0 ? y + 1 : max(Int(downUntil[x]), y + 1)
-        while row <= y + steps {
-            if uncertain[row * width + x] == 0 {
+        if first > y { return first <= y &+ steps ? first : -1 }
+        var row = first >= 0 ? y &+ 1 : max(Int(downUntil[x]), y &+ 1)
+        while row <= y &+ steps {
+            if uncertain[row &* width &+ x] == 0 {
                 downFirst[x] = Int32(truncatingIfNeeded: row)
                 return row
             }
-            row += 1
+            row &+= 1
         }
         downFirst[x] = -1
-        downUntil[x] = Int32(truncatingIfNeeded: y + steps + 1)
+        downUntil[x] = Int32(truncatingIfNeeded: y &+ steps &+ 1)
         return -1
     }
 
@@ -732,8 +896,18 @@ final class ColourEdges {
         let width = alphaSize.width
         plane[y * width + x] = alpha
         uncertain[y * width + x] = Self.decided
-        if decidedCount < decidedCapacity { decidedList[decidedCount] = Int32(y * width + x) }
-        decidedCount += 1
+        noteDecided(y * width + x, count: 1)
+    }
+
+    /// Lists `count` decided pixels from `index` along a row for `restoreDecided`.
+    @inline(__always)
+    private func noteDecided(_ index: Int, count: Int) {
+        let at = decidedCount
+        if at &+ 2 <= decidedCapacity {
+            decidedList[at] = Int32(truncatingIfNeeded: index)
+            decidedList[at &+ 1] = Int32(truncatingIfNeeded: count)
+        }
+        decidedCount = at &+ 2
     }
 
     /// The two-colour decision, scalar: F and B the means of the subject's and background's
@@ -830,28 +1004,46 @@ struct ColourProbe {
                 b[k] = Int32(p[0])
             }
         case .yuyv:
-            // 16 pixels at a time from the even pixel at or before x, in lanes: the 32 bytes as
+            // 16 pixels at a time (the last 8 or fewer in 8) from the even pixel at or before x,
+            // in lanes: the 32 bytes as
             // 16-bit lanes are Y in the low byte and Cb, Cr in turn in the high one, each pair's
             // chroma spread to both of its lanes, then the compositor's own 16-lane conversion.
             // The first group may write r[-1] and the last up to 15 past count (EdgeLanes leaves
             // room); a group that would read past the row's last pixel is done pixel by pixel.
             let width = view.size.width
             var p = x & ~1
-            let end = x + count
-            while p < end && p + 16 <= width {
-                let lanes = UnsafeRawPointer(row + 2 * p).loadUnaligned(as: SIMD16<UInt16>.self)
+            let end = x &+ count
+            while p < end && p &+ 16 <= width {
+                if end &- p <= 8 {
+                    // The last 8 or fewer in half the lanes (most runs are that short).
+                    let lanes = UnsafeRawPointer(row + 2 &* p).loadUnaligned(as: SIMD8<UInt16>.self)
+                    let luma = unsafeBitCast(lanes & 0xFF, to: SIMD8<Int16>.self)
+                    let pairs = unsafeBitCast(lanes, to: SIMD4<UInt32>.self)
+                    let cb = (pairs &>> 8) & 0xFF
+                    let cr = pairs &>> 24
+                    let blue = unsafeBitCast(cb | (cb &<< 16), to: SIMD8<Int16>.self)
+                    let red = unsafeBitCast(cr | (cr &<< 16), to: SIMD8<Int16>.self)
+                    let rgb = Self.rgb(y: luma, cb: blue, cr: red)
+                    let at = p &- x
+                    UnsafeMutableRawPointer(r + at).storeBytes(of: Self.widened(rgb.r), as: SIMD8<Int32>.self)
+                    UnsafeMutableRawPointer(g + at).storeBytes(of: Self.widened(rgb.g), as: SIMD8<Int32>.self)
+                    UnsafeMutableRawPointer(b + at).storeBytes(of: Self.widened(rgb.b), as: SIMD8<Int32>.self)
+                    p &+= 8
+                    break
+                }
+                let lanes = UnsafeRawPointer(row + 2 &* p).loadUnaligned(as: SIMD16<UInt16>.self)
                 let luma = unsafeBitCast(lanes & 0xFF, to: SIMD16<Int16>.self)
                 let pairs = unsafeBitCast(lanes, to: SIMD8<UInt32>.self)
                 let cb = (pairs &>> 8) & 0xFF
                 let cr = pairs &>> 24
                 let blue = unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self)
                 let red = unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self)
-                let rgb = YCbCr.rgb(y: luma, cb: blue, cr: red)
-                let at = p - x
-                UnsafeMutableRawPointer(r + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.r), as: SIMD16<Int32>.self)
-                UnsafeMutableRawPointer(g + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.g), as: SIMD16<Int32>.self)
-                UnsafeMutableRawPointer(b + at).storeBytes(of: SIMD16<Int32>(truncatingIfNeeded: rgb.b), as: SIMD16<Int32>.self)
-                p += 16
+                let rgb = Self.rgb(y: luma, cb: blue, cr: red)
+                let at = p &- x
+                UnsafeMutableRawPointer(r + at).storeBytes(of: Self.widened(rgb.r), as: SIMD16<Int32>.self)
+                UnsafeMutableRawPointer(g + at).storeBytes(of: Self.widened(rgb.g), as: SIMD16<Int32>.self)
+                UnsafeMutableRawPointer(b + at).storeBytes(of: Self.widened(rgb.b), as: SIMD16<Int32>.self)
+                p &+= 16
             }
             for q in max(p, x)..<max(end, max(p, x)) {
                 let c = colour(x: q, y: y)
@@ -869,13 +1061,46 @@ struct ColourProbe {
         }
     }
 
+    /// Lanes to 32 bits one by one, which the compiler turns into unpacks: the SIMD conversion
+    /// initialiser stays an out-of-line generic call.
+    @inline(__always)
+    private static func widened(_ lanes: SIMD16<Int16>) -> SIMD16<Int32> {
+        var wide = SIMD16<Int32>()
+        for i in 0..<16 { wide[i] = Int32(truncatingIfNeeded: lanes[i]) }
+        return wide
+    }
+
+    @inline(__always)
+    private static func widened(_ lanes: SIMD8<Int16>) -> SIMD8<Int32> {
+        var wide = SIMD8<Int32>()
+        for i in 0..<8 { wide[i] = Int32(truncatingIfNeeded: lanes[i]) }
+        return wide
+    }
+
+    /// YCbCr.rgb's 16-lane form, the same arithmetic written here: its clamp (YCbCr.simdChannel)
+    /// is not inlinable, so from this module it was a call per channel. ColourProbeTests hold it
+    /// to the scalar formula for every YCbCr.
+    @inline(__always)
+    private static func rgb<Lanes: SIMD>(y: Lanes, cb: Lanes, cr: Lanes) -> (r: Lanes, g: Lanes, b: Lanes)
+        where Lanes.Scalar == Int16 {
+        let luma = y &* 74 &+ ((y &* 66) &>> 7) &+ (-1160 &- 15040)
+        let u = cb &- 128
+        let v = cr &- 128
+        @inline(__always) func channel(_ biased: Lanes) -> Lanes {
+            let shifted = (biased &>> 6) &+ 235
+            let nonNegative = shifted & ~(shifted &>> 15)
+            return (nonNegative | ((Lanes(repeating: 255) &- nonNegative) &>> 15)) & 0xFF
+        }
+        return (channel(luma &+ v &* 102), channel(luma &- u &* 25 &- v &* 52), channel(luma &+ u &* 129))
+    }
+
     @inline(__always)
     func colour(x: Int, y: Int) -> SIMD3<Int32> {
         let row = view.row(y).assumingMemoryBound(to: UInt8.self)
         switch view.format {
         case .yuyv:
-            let pair = row + 4 * (x >> 1)
-            return Self.rgb(y: row[2 * x], cb: pair[1], cr: pair[3])
+            let pair = row + 4 &* (x &>> 1)
+            return Self.rgb(y: row[2 &* x], cb: pair[1], cr: pair[3])
         case .nv12:
             guard let chroma = view.chromaPlane else { return Self.rgb(y: row[x], cb: 128, cr: 128) }
             let line = (chroma + (y >> 1) * view.bytesPerRow).assumingMemoryBound(to: UInt8.self) + 2 * (x >> 1)

@@ -5,9 +5,10 @@ import KernelIO
 /// The per-pixel arithmetic (subject and background means, the projection of the pixel's colour
 /// on the line between them, the off-line test, the division by |F - B|^2) was the matte's
 /// hottest code, and scalar: the means divided three channels by the sample count and alpha
-/// divided by the contrast, each an integer division per pixel. Here every step is exact integer
-/// lane arithmetic the compiler lowers to NEON (and SSE/AVX): the means by small-count
-/// reciprocals, the division by a float quotient corrected to the exact one, the
+/// divided by the contrast, each an integer division per pixel. Here every step is exact lane
+/// arithmetic the compiler lowers to NEON (and SSE/AVX): the means by small-count reciprocals, the
+/// dot products in float lanes (exact for these integers), the division by a float quotient
+/// corrected to the exact one, the
 /// off-line test in double lanes (exact: every product is an integer below 2^53). Branch-free selects are written
 /// with sign masks, not pointwiseMin/Max or replacing(with:where:), which stay out-of-line calls
 /// in the optimised build. `ColourEdges.alpha(...)` is the scalar formula this must equal for
@@ -54,6 +55,25 @@ final class EdgeLanes {
         alpha = storage + 11 * stride
     }
 
+    /// The dot products (along, length, contrast) are taken in float lanes: every term is an
+    /// integer product of two values within -255...255 and every sum below 2^18, so the floats
+    /// are exact, and a float multiply is one instruction where a 32-bit integer one is six on
+    /// SSE2 (no pmulld).
+    typealias Floats = SIMD4<Float>
+
+    @inline(__always)
+    private static func dot(_ a: (Floats, Floats, Floats), _ b: (Floats, Floats, Floats)) -> Floats {
+        a.0 * b.0 + a.1 * b.1 + a.2 * b.2
+    }
+
+    /// An integer-valued float within +-2^22 as an integer: by the 1.5 x 2^23 bias, which leaves
+    /// the value in the mantissa's low bits (the SIMD conversion initialiser stays an out-of-line
+    /// generic call).
+    @inline(__always)
+    private static func exact(_ value: Floats) -> Lanes {
+        unsafeBitCast(value + Floats(repeating: 12_582_912), to: Lanes.self) &- 0x4B40_0000
+    }
+
     @inline(__always)
     private static func load(_ p: UnsafeMutablePointer<Int32>, _ i: Int) -> Lanes {
         UnsafeRawPointer(p + i).loadUnaligned(as: Lanes.self)
@@ -94,16 +114,16 @@ final class EdgeLanes {
             let bR = Self.mean(Self.load(groundR, i), gr)
             let bG = Self.mean(Self.load(groundG, i), gr)
             let bB = Self.mean(Self.load(groundB, i), gr)
-            let dR = Self.mean(Self.load(subjectR, i), sr) &- bR
-            let dG = Self.mean(Self.load(subjectG, i), sr) &- bG
-            let dB = Self.mean(Self.load(subjectB, i), sr) &- bB
-            let contrast = dR &* dR &+ dG &* dG &+ dB &* dB
+            let difference = (Floats(Self.mean(Self.load(subjectR, i), sr) &- bR),
+                              Floats(Self.mean(Self.load(subjectG, i), sr) &- bG),
+                              Floats(Self.mean(Self.load(subjectB, i), sr) &- bB))
+            let contrast = Self.exact(Self.dot(difference, difference))
             let contrasted = ~Self.negative(contrast &- Lanes(repeating: Int32(ColourEdges.minimumContrast)))
             // (A contrast of 0, in lanes that decide nothing, divides by 1 instead.)
             let divisor = contrast | (Self.negative(contrast &- 1) & 1)
             let alpha = Self.project(colourR: Self.load(colourR, i), colourG: Self.load(colourG, i),
-                                     colourB: Self.load(colourB, i), ground: (bR, bG, bB), difference: (dR, dG, dB),
-                                     contrast: contrast, divisor: SIMD4<Float>(divisor))
+                                     colourB: Self.load(colourB, i), ground: (Floats(bR), Floats(bG), Floats(bB)),
+                                     difference: difference, contrast: contrast, divisor: Floats(divisor))
             let decided = both & contrasted
             UnsafeMutableRawPointer(self.alpha + i).storeBytes(of: (alpha & decided) | ~decided, as: Lanes.self)
             i += Self.width
@@ -114,8 +134,9 @@ final class EdgeLanes {
     /// at least ColourEdges.minimumContrast (below it colour decides nothing).
     @inline(__always)
     static func contrast(subject: SIMD3<Int32>, ground: SIMD3<Int32>) -> Int32 {
-        let d = subject &- ground
-        return (d &* d).wrappedSum()
+        // Scalar multiplies: a 3-lane one is the SSE2 32-bit multiply's shuffles again.
+        let r = subject.x &- ground.x, g = subject.y &- ground.y, b = subject.z &- ground.z
+        return r &* r &+ g &* g &+ b &* b
     }
 
     /// `solve` where every pixel has the same single subject sample and single background sample
@@ -123,16 +144,16 @@ final class EdgeLanes {
     /// difference, contrast and divisor are the run's, not the lane's, so the sample rows are not
     /// filled or read and each lane only projects its own colour. The same alpha as `solve` with
     /// those samples in every lane; lanes past `count` are left undefined.
-    @inline(never)
+    @inline(__always)
     func solve(count: Int, subject: SIMD3<Int32>, ground: SIMD3<Int32>) {
         precondition(count <= capacity)
         let c = Self.contrast(subject: subject, ground: ground)
         precondition(Int(c) >= ColourEdges.minimumContrast)
         let d = subject &- ground
-        let ground = (Lanes(repeating: ground.x), Lanes(repeating: ground.y), Lanes(repeating: ground.z))
-        let difference = (Lanes(repeating: d.x), Lanes(repeating: d.y), Lanes(repeating: d.z))
+        let ground = (Floats(repeating: Float(ground.x)), Floats(repeating: Float(ground.y)), Floats(repeating: Float(ground.z)))
+        let difference = (Floats(repeating: Float(d.x)), Floats(repeating: Float(d.y)), Floats(repeating: Float(d.z)))
         let contrast = Lanes(repeating: c)
-        let divisor = SIMD4<Float>(repeating: Float(c))
+        let divisor = Floats(repeating: Float(c))
         var i = 0
         while i < count {
             let alpha = Self.project(colourR: Self.load(colourR, i), colourG: Self.load(colourG, i),
@@ -147,14 +168,11 @@ final class EdgeLanes {
     /// alpha 0...255, or -1 (all ones) where I lies too far off the line. `contrast` is
     /// |F - B|^2, `divisor` the same as floats (1 where the contrast is 0).
     @inline(__always)
-    private static func project(colourR: Lanes, colourG: Lanes, colourB: Lanes, ground: (Lanes, Lanes, Lanes),
-                                difference: (Lanes, Lanes, Lanes), contrast: Lanes, divisor: SIMD4<Float>) -> Lanes {
-        let (dR, dG, dB) = difference
-        let eR = colourR &- ground.0
-        let eG = colourG &- ground.1
-        let eB = colourB &- ground.2
-        let along = eR &* dR &+ eG &* dG &+ eB &* dB
-        let length = eR &* eR &+ eG &* eG &+ eB &* eB
+    private static func project(colourR: Lanes, colourG: Lanes, colourB: Lanes, ground: (Floats, Floats, Floats),
+                                difference: (Floats, Floats, Floats), contrast: Lanes, divisor: Floats) -> Lanes {
+        let e = (Floats(colourR) - ground.0, Floats(colourG) - ground.1, Floats(colourB) - ground.2)
+        let along = exact(dot(e, difference))
+        let length = exact(dot(e, e))
         // length * contrast - along^2 <= contrast^2: up to 3.8e10, exact in doubles (below 2^53).
         let cD = SIMD4<Double>(contrast)
         let aD = SIMD4<Double>(along)
@@ -173,9 +191,14 @@ final class EdgeLanes {
         // Float to integer by the 1.5 x 2^23 bias (round to nearest, within one of the floor):
         // the SIMD conversion initialiser stays an out-of-line generic call.
         let biased = SIMD4<Float>(numerator) / divisor + SIMD4<Float>(repeating: 12_582_912)
+        // One product (a 32-bit multiply is six instructions on SSE2): the remainder of the
+        // estimate, less the contrast once if the estimate was one short, says both steps.
         var quotient = unsafeBitCast(biased, to: Lanes.self) &- 0x4B40_0000
-        quotient &+= ~negative(numerator &- (quotient &+ 1) &* contrast) & 1
-        quotient &-= negative(numerator &- quotient &* contrast) & 1
+        var remainder = numerator &- quotient &* contrast
+        let short = ~negative(remainder &- contrast)
+        quotient &-= short
+        remainder &-= contrast & short
+        quotient &-= negative(remainder) & 1
         return (quotient & near) | ~near
     }
 }

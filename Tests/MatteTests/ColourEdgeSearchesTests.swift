@@ -3,8 +3,9 @@
 import Scenes
 import Testing
 
-/// ColourEdges' remembered column searches and word-wise scan against the plain walks and scan
-/// they replaced (`vectorisedEdges` false keeps those, pixel by pixel): the same alpha, byte for
+/// ColourEdges' remembered column searches and word-wise scan, its marking along rows from the
+/// row above's changes and its vector search for shadow strips, against the plain walks, scan,
+/// marking and run walk they replaced (`vectorisedEdges` false keeps those): the same alpha, byte for
 /// byte, on the bench's scene at the box's sizes (colour above depth resolution too, where colour
 /// rows share a work row and the searches reach farther) and on the real Kinect frame.
 @Suite struct ColourEdgeSearchesTests {
@@ -78,9 +79,11 @@ import Testing
         canvas.fill(3000)
         canvas.fill(x: 0..<160, y: 20..<110, 1200)
         for y in 20..<110 {
-            // Background notches starting 1...5 columns in from each edge.
-            canvas.fill(x: 1 + y % 5..<(3 + y % 5 + y % 3), y: y..<(y + 1), 3000)
-            canvas.fill(x: (157 - y % 5 - y % 3)..<(159 - y % 5), y: y..<(y + 1), 3000)
+            // Background notches starting 1...5 columns in from each edge, each the same in two
+            // rows (a row like the one above keeps its marks there from that row's).
+            let k = y / 2
+            canvas.fill(x: 1 + k % 5..<(3 + k % 5 + k % 3), y: y..<(y + 1), 3000)
+            canvas.fill(x: (157 - k % 5 - k % 3)..<(159 - k % 5), y: y..<(y + 1), 3000)
         }
         let colour = PixelBuffer(format: .rgb24, size: size)
         var noise = EdgeLanesTests.Noise(state: 0xD1B5_4A32_D192_ED03)
