@@ -79,35 +79,42 @@ final class RimDecontamination {
             writer.startRow(y)
             let row = UnsafePointer(alpha.row(y).assumingMemoryBound(to: UInt8.self))
             let pixels = frame.row(y)
-            var x = 0
             var solved = 0
             var runCount = 0
             var searchedCount = 0
-            while x < width {
-                // 64 bytes at a time (vector lanes) to the next partial pixel, then eight (words:
-                // there is one among the 64 unless the row ends first), then to the next confident one.
-                if x &+ 64 <= width && Self.noPartial64(row, x) {
-                    x &+= 64
+            // The partial pixels of 64 columns from `base` as bits (PartialWindow): each run is
+            // found with two bit scans, so the scan branches once a run, not once a word or byte
+            // (the loops' exits were most of its mispredicted branches).
+            var base = 0
+            var window = Self.partialWindow(row, base, width: width)
+            while true {
+                if window == 0 {
+                    base &+= 64
+                    guard base < width else { break }
+                    window = Self.partialWindow(row, base, width: width)
                     continue
                 }
-                var bits: UInt64 = 0
-                while x &+ 8 <= width {
-                    bits = Self.partialBits(row, x)
-                    if bits != 0 { break }
-                    x &+= 8
-                }
-                if bits != 0 {
-                    x &+= bits.trailingZeroBitCount >> 3
+                let x = base &+ window.trailingZeroBitCount
+                // Confident bits at and after x; none: the run goes on past the window.
+                let confident = ~window & (UInt64.max &<< UInt64(window.trailingZeroBitCount))
+                let end: Int
+                if confident != 0 {
+                    let offset = confident.trailingZeroBitCount
+                    end = base &+ offset
+                    window &= UInt64.max &<< UInt64(offset)
                 } else {
-                    while x < width && !Self.isPartial(row[x]) { x &+= 1 }
-                    if x >= width { break }
+                    end = Self.confidentFrom(row, base &+ 64, width: width)
+                    base = end & ~63
+                    window = base < width ? Self.partialWindow(row, base, width: width) & (UInt64.max &<< UInt64(end & 63)) : 0
                 }
-                let end = Self.confidentFrom(row, x + 1, width: width)
                 // Runs whose pixels search their columns are listed with their end as ~end and
                 // gathered together after the scan (gatherSearched).
                 var listedEnd = Int32(truncatingIfNeeded: end)
+                // The four conditions as one, not four branches that each went either way.
                 let leftOpaque = x > 0 && row[x &- 1] == 255
-                if x > 0 && end < width && end &- x <= lookout && leftOpaque != (row[end] == 255) {
+                let rightOpaque = row[min(end, width &- 1)] == 255
+                let inside = Self.flag(x > 0) & Self.flag(end < width) & Self.flag(end &- x <= lookout)
+                if inside & (Self.flag(leftOpaque) ^ Self.flag(rightOpaque)) != 0 {
                     // Both ends in reach of every pixel, one opaque and one clear (the subject's
                     // sides, most of the rim): the same two references for the whole run.
                     solved = gatherRun(from: x, to: end, leftOpaque: leftOpaque, y: y, pixels: pixels, ycbcr: ycbcr,
@@ -119,7 +126,6 @@ final class RimDecontamination {
                 runs[2 * runCount] = Int32(truncatingIfNeeded: x)
                 runs[2 * runCount + 1] = listedEnd
                 runCount += 1
-                x = end
             }
             if searchedCount > 0 {
                 let searchedFrom = solved
@@ -136,6 +142,9 @@ final class RimDecontamination {
     }
 
     @inline(__always)
+    private static func flag(_ condition: Bool) -> Int { condition ? 1 : 0 }
+
+    @inline(__always)
     private static func isPartial(_ a: UInt8) -> Bool { a &+ 1 > 1 }
 
     /// No partial pixel among x ..< x + 64: the four a + 1 ORed before the one mask (a partial
@@ -145,6 +154,26 @@ final class RimDecontamination {
         let raw = UnsafeRawPointer(row + x)
         @inline(__always) func next(_ at: Int) -> SIMD16<UInt8> { raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) &+ 1 }
         return ((next(0) | next(16) | next(32) | next(48)) & 0xFE).isAllZero
+    }
+
+    /// Bit k set where alpha base + k (of 64, those before `width`) is partial. A window with
+    /// none is the common case and is told by the lanes; the others take each word's partial
+    /// bytes' bit 7 (partialBits) gathered into one byte by a multiply (bit 7 of byte k lands in
+    /// bit 56 + k, no two partial products meeting).
+    @inline(__always)
+    private static func partialWindow(_ row: UnsafePointer<UInt8>, _ base: Int, width: Int) -> UInt64 {
+        guard base &+ 64 <= width else {
+            var bits: UInt64 = 0
+            for k in 0..<(width &- base) where isPartial(row[base &+ k]) { bits |= 1 &<< UInt64(k) }
+            return bits
+        }
+        if noPartial64(row, base) { return 0 }
+        var bits: UInt64 = 0
+        for word in 0..<8 {
+            let gathered = ((partialBits(row, base &+ word &* 8) &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+            bits |= gathered &<< UInt64(word &* 8)
+        }
+        return bits
     }
 
     /// Bit 7 of byte k set where alpha x + k (of eight) is partial, neither 0 nor 255 (a byte
