@@ -84,7 +84,7 @@ final class DepthSegments {
         let nearerSlot = layout.reserve(Int32.self, count: capacity)
         let fartherSlot = layout.reserve(Int32.self, count: capacity)
         let breaksSlot = layout.reserve(UInt8.self, count: width + 40)
-        let verticalSlot = layout.reserve(UInt8.self, count: width + 8)
+        let verticalSlot = layout.reserve(UInt8.self, count: width + 24)
         let copySinkSlot = layout.reserve(UInt16.self, count: width + 8)
         let floorSlot = layout.reserve(UInt8.self, count: width * height)
         memory = try AlignedBuffer(layout: layout)
@@ -100,7 +100,7 @@ final class DepthSegments {
         breaks = memory.pointer(breaksSlot)
         breaks.update(repeating: 1, count: width + 40)
         vertical = memory.pointer(verticalSlot)
-        vertical.update(repeating: 0, count: width + 8)
+        vertical.update(repeating: 0, count: width + 24)
         copySink = memory.pointer(copySinkSlot)
         floor = memory.pointer(floorSlot)
     }
@@ -326,21 +326,29 @@ final class DepthSegments {
                         }
                         x &+= 3
                         let sampled = x
-                        // Whether any sample is a step beyond the bound: two samples (bytes 0
-                        // and 4) per 8-byte word, ORed and masked at the end. (Bytes past `to`
-                        // are loaded but masked off; `vertical` has slack.)
-                        var steps: UInt64 = 0
-                        let words = UnsafeRawPointer(vertical)
-                        while x &+ 4 < to {
-                            steps |= UInt64(littleEndian: words.loadUnaligned(fromByteOffset: x, as: UInt64.self))
-                            x &+= 8
+                        // Whether any sample is a step beyond the bound: four samples (bytes 0, 4,
+                        // 8 and 12) per 16 columns, ORed, the last 16 masked to the samples before
+                        // `to` without a branch. One loop that most overlaps leave at once: the
+                        // vectorised word loop with its scalar tail had five exits to mispredict.
+                        // (Bytes past `to` are loaded but masked off; `vertical` has 24 bytes of
+                        // slack, and `sampled` is at most `to` + 3.)
+                        var left = max(0, to &- sampled &+ 3) &>> 2
+                        var steps = SIMD2<UInt64>()
+                        let lanes = UnsafeRawPointer(vertical)
+                        while left > 4 {
+                            steps |= lanes.loadUnaligned(fromByteOffset: x, as: SIMD2<UInt64>.self)
+                            x &+= 16
+                            left &-= 4
                         }
-                        var any = steps & 0x0000_00FF_0000_00FF != 0
-                        if !any && x < to { any = vertical[x] != 0 }
+                        let tail = lanes.loadUnaligned(fromByteOffset: x, as: SIMD2<UInt64>.self)
+                        let lowSamples = min(left, 2)
+                        let early = UInt64(littleEndian: steps[0]) | UInt64(littleEndian: tail[0]) & Self.sampleMask(lowSamples)
+                        let late = UInt64(littleEndian: steps[1]) | UInt64(littleEndian: tail[1]) & Self.sampleMask(left &- lowSamples)
+                        let stepped = (early | late) & Self.sampleMask(2) != 0
                         // Only those beyond the tolerance are contacts: counted over the same
                         // samples with the exact test. Rare, as samples on one surface are
                         // within the bound almost always.
-                        if any {
+                        if stepped {
                             var nearerBelow: Int32 = 0
                             var fartherBelow: Int32 = 0
                             x = sampled
@@ -476,6 +484,15 @@ final class DepthSegments {
     private protocol FloorMarks { static var clear: Bool { get } }
     private enum NoFloor: FloorMarks { static var clear: Bool { true } }
     private enum FloorRead: FloorMarks { static var clear: Bool { false } }
+
+    /// The bytes of the first `samples` (0, 1 or 2) samples of a word (bytes 0 and 4), as read
+    /// little-endian: shifted by 32 bits per sample left out, in two halves, as a shift by 64
+    /// would be no shift.
+    @inline(__always)
+    private static func sampleMask(_ samples: Int) -> UInt64 {
+        let half = UInt64(truncatingIfNeeded: 16 &* (2 &- samples))
+        return (0x0000_00FF_0000_00FF &>> half) &>> half
+    }
 
     @inline(__always)
     private static func difference(_ a: UInt16, _ b: UInt16) -> UInt16 { a > b ? a &- b : b &- a }
