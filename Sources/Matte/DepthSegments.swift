@@ -270,13 +270,26 @@ final class DepthSegments {
                     @inline(__always) func word(_ at: Int) -> UInt64 {
                         UInt64(littleEndian: breakWords.loadUnaligned(fromByteOffset: at, as: UInt64.self))
                     }
-                    while word(x) | word(x &+ 8) | word(x &+ 16) | word(x &+ 24) == 0 { x &+= 32 }
-                    var cut = word(x)
-                    while cut == 0 {
-                        x &+= 8
-                        cut = word(x)
+                    // The first mark of the 32 columns found without a branch (a zero word's
+                    // count is 64): a loop over the words after the 32-column one left a second
+                    // loop exit to mispredict at nearly every run.
+                    while true {
+                        let a = word(x)
+                        let b = word(x &+ 8)
+                        let c = word(x &+ 16)
+                        let d = word(x &+ 24)
+                        if a | b | c | d != 0 {
+                            // A count is 64 exactly when its word is zero (its bit 6 alone), 128
+                            // when both of a pair are (bit 7): the next count is added by that bit.
+                            let ta = a.trailingZeroBitCount
+                            let tc = c.trailingZeroBitCount
+                            let early = ta &+ b.trailingZeroBitCount &* (ta &>> 6)
+                            let late = tc &+ d.trailingZeroBitCount &* (tc &>> 6)
+                            x &+= (early &+ late &* (early &>> 7)) &>> 3
+                            break
+                        }
+                        x &+= 32
                     }
-                    x &+= cut.trailingZeroBitCount &>> 3
                     // A mark with a reading off the floor on both sides is a step beyond the bound.
                     if x >= width || row[x] == 0 || (!floorClear && floorRow[x] != 0)
                         || !joinedExactly(row[x - 1], row[x]) { break }
