@@ -254,13 +254,18 @@ final class DepthSegments {
                 }
                 guard n < capacity else { return false }
                 let first = x
-                nearer[n] = 0
-                farther[n] = 0
                 // Cut from the run just left of it by a depth step: the two meet here. (That run
                 // ending at this column says its last column, x - 1, has a reading off the floor.)
-                if n > Int(rowFirst[y]) && end[n - 1] == index32(x) {
-                    contact(n - 1, row[x - 1], n, row[x])
-                }
+                // Counted without a branch (0 where they do not meet), as whether they meet
+                // and which is the nearer are both unpredictable. The first run of the frame
+                // reads and adds 0 to itself.
+                let left = max(n &- 1, 0)
+                let meets: Int32 = n > Int(rowFirst[y]) && end[left] == index32(x) ? 1 : 0
+                let leftNearer: Int32 = row[max(x &- 1, 0)] < row[x] ? meets : 0
+                nearer[n] = leftNearer
+                farther[n] = meets &- leftNearer
+                farther[left] &+= leftNearer
+                nearer[left] &+= meets &- leftNearer
                 // To the next break (`breaks[width]` is 1, so within its slack), 32 columns at a
                 // time in four words: runs are long, a hundred columns on average. A step beyond
                 // the bound ends the run only when it is beyond the tolerance: rare, so the float
