@@ -84,7 +84,7 @@ final class DepthSegments {
         let nearerSlot = layout.reserve(Int32.self, count: capacity)
         let fartherSlot = layout.reserve(Int32.self, count: capacity)
         let breaksSlot = layout.reserve(UInt8.self, count: width + 40)
-        let verticalSlot = layout.reserve(UInt8.self, count: width + 24)
+        let verticalSlot = layout.reserve(UInt8.self, count: width + 160)
         let copySinkSlot = layout.reserve(UInt16.self, count: width + 8)
         let floorSlot = layout.reserve(UInt8.self, count: width * height)
         memory = try AlignedBuffer(layout: layout)
@@ -100,7 +100,7 @@ final class DepthSegments {
         breaks = memory.pointer(breaksSlot)
         breaks.update(repeating: 1, count: width + 40)
         vertical = memory.pointer(verticalSlot)
-        vertical.update(repeating: 0, count: width + 24)
+        vertical.update(repeating: 0, count: width + 160)
         copySink = memory.pointer(copySinkSlot)
         floor = memory.pointer(floorSlot)
     }
@@ -344,25 +344,8 @@ final class DepthSegments {
                         }
                         x &+= 3
                         let sampled = x
-                        // Whether any sample is a step beyond the bound: four samples (bytes 0, 4,
-                        // 8 and 12) per 16 columns, ORed, the last 16 masked to the samples before
-                        // `to` without a branch. One loop that most overlaps leave at once: the
-                        // vectorised word loop with its scalar tail had five exits to mispredict.
-                        // (Bytes past `to` are loaded but masked off; `vertical` has 24 bytes of
-                        // slack, and `sampled` is at most `to` + 3.)
-                        var left = max(0, to &- sampled &+ 3) &>> 2
-                        var steps = SIMD2<UInt64>()
-                        let lanes = UnsafeRawPointer(vertical)
-                        while left > 4 {
-                            steps |= lanes.loadUnaligned(fromByteOffset: x, as: SIMD2<UInt64>.self)
-                            x &+= 16
-                            left &-= 4
-                        }
-                        let tail = lanes.loadUnaligned(fromByteOffset: x, as: SIMD2<UInt64>.self)
-                        let lowSamples = min(left, 2)
-                        let early = UInt64(littleEndian: steps[0]) | UInt64(littleEndian: tail[0]) & Self.sampleMask(lowSamples)
-                        let late = UInt64(littleEndian: steps[1]) | UInt64(littleEndian: tail[1]) & Self.sampleMask(left &- lowSamples)
-                        let stepped = (early | late) & Self.sampleMask(2) != 0
+                        let stepped = Self.anyStep(in: vertical, from: sampled,
+                                                   samples: max(0, to &- sampled &+ 3) &>> 2)
                         // Only those beyond the tolerance are contacts: counted over the same
                         // samples with the exact test. Rare, as samples on one surface are
                         // within the bound almost always.
@@ -503,13 +486,43 @@ final class DepthSegments {
     private enum NoFloor: FloorMarks { static var clear: Bool { true } }
     private enum FloorRead: FloorMarks { static var clear: Bool { false } }
 
-    /// The bytes of the first `samples` (0, 1 or 2) samples of a word (bytes 0 and 4), as read
-    /// little-endian: shifted by 32 bits per sample left out, in two halves, as a shift by 64
-    /// would be no shift.
+    /// Whether any of `samples` columns of `vertical`, every 4th from `from`, is a step beyond
+    /// the bound. Sixteen columns (four samples) a chunk, each masked to the samples before the
+    /// end by comparing its samples' order with the count, without a branch: the first eight
+    /// chunks (128 columns, most overlaps) always, straight on, and a loop only beyond them. A
+    /// loop over all of them left its exit to mispredict at nearly every overlap, and before it a
+    /// vectorised word loop with a scalar tail had five. `vertical` has slack for the chunks read
+    /// past the end (`from` is at most the row's width + 3; see `init`).
     @inline(__always)
-    private static func sampleMask(_ samples: Int) -> UInt64 {
-        let half = UInt64(truncatingIfNeeded: 16 &* (2 &- samples))
-        return (0x0000_00FF_0000_00FF &>> half) &>> half
+    private static func anyStep(in vertical: UnsafeMutablePointer<UInt8>, from: Int, samples: Int) -> Bool {
+        // Each byte's sample's order in its chunk (bytes 4i ..< 4i + 4 go with sample i, the
+        // sample byte first), and the samples' bytes.
+        let order = SIMD16<Int8>(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)
+        let sampleBytes = SIMD16<Int8>(-1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0)
+        let lanes = UnsafeRawPointer(vertical)
+        var steps = SIMD16<Int8>()
+        @inline(__always) func chunk(_ at: Int, firstSample: Int8, count: SIMD16<Int8>) {
+            let bytes = lanes.loadUnaligned(fromByteOffset: at, as: SIMD16<Int8>.self)
+            steps |= bytes.replacing(with: 0, where: order &+ SIMD16<Int8>(repeating: firstSample) .>= count)
+        }
+        let straight = SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: min(samples, 32)))
+        chunk(from, firstSample: 0, count: straight)
+        chunk(from &+ 16, firstSample: 4, count: straight)
+        chunk(from &+ 32, firstSample: 8, count: straight)
+        chunk(from &+ 48, firstSample: 12, count: straight)
+        chunk(from &+ 64, firstSample: 16, count: straight)
+        chunk(from &+ 80, firstSample: 20, count: straight)
+        chunk(from &+ 96, firstSample: 24, count: straight)
+        chunk(from &+ 112, firstSample: 28, count: straight)
+        var at = from &+ 128
+        var left = samples &- 32
+        while left > 0 {
+            chunk(at, firstSample: 0, count: SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: min(left, 4))))
+            at &+= 16
+            left &-= 4
+        }
+        let words = unsafeBitCast(steps & sampleBytes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 
     @inline(__always)
