@@ -84,7 +84,7 @@ final class DepthSegments {
         let nearerSlot = layout.reserve(Int32.self, count: capacity)
         let fartherSlot = layout.reserve(Int32.self, count: capacity)
         let breaksSlot = layout.reserve(UInt8.self, count: width + 40)
-        let verticalSlot = layout.reserve(UInt8.self, count: width + 8)
+        let verticalSlot = layout.reserve(UInt8.self, count: width + 160)
         let copySinkSlot = layout.reserve(UInt16.self, count: width + 8)
         let floorSlot = layout.reserve(UInt8.self, count: width * height)
         memory = try AlignedBuffer(layout: layout)
@@ -100,7 +100,7 @@ final class DepthSegments {
         breaks = memory.pointer(breaksSlot)
         breaks.update(repeating: 1, count: width + 40)
         vertical = memory.pointer(verticalSlot)
-        vertical.update(repeating: 0, count: width + 8)
+        vertical.update(repeating: 0, count: width + 160)
         copySink = memory.pointer(copySinkSlot)
         floor = memory.pointer(floorSlot)
     }
@@ -254,13 +254,18 @@ final class DepthSegments {
                 }
                 guard n < capacity else { return false }
                 let first = x
-                nearer[n] = 0
-                farther[n] = 0
                 // Cut from the run just left of it by a depth step: the two meet here. (That run
                 // ending at this column says its last column, x - 1, has a reading off the floor.)
-                if n > Int(rowFirst[y]) && end[n - 1] == index32(x) {
-                    contact(n - 1, row[x - 1], n, row[x])
-                }
+                // Counted without a branch (0 where they do not meet), as whether they meet
+                // and which is the nearer are both unpredictable. The first run of the frame
+                // reads and adds 0 to itself.
+                let left = max(n &- 1, 0)
+                let meets: Int32 = n > Int(rowFirst[y]) && end[left] == index32(x) ? 1 : 0
+                let leftNearer: Int32 = row[max(x &- 1, 0)] < row[x] ? meets : 0
+                nearer[n] = leftNearer
+                farther[n] = meets &- leftNearer
+                farther[left] &+= leftNearer
+                nearer[left] &+= meets &- leftNearer
                 // To the next break (`breaks[width]` is 1, so within its slack), 32 columns at a
                 // time in four words: runs are long, a hundred columns on average. A step beyond
                 // the bound ends the run only when it is beyond the tolerance: rare, so the float
@@ -270,13 +275,26 @@ final class DepthSegments {
                     @inline(__always) func word(_ at: Int) -> UInt64 {
                         UInt64(littleEndian: breakWords.loadUnaligned(fromByteOffset: at, as: UInt64.self))
                     }
-                    while word(x) | word(x &+ 8) | word(x &+ 16) | word(x &+ 24) == 0 { x &+= 32 }
-                    var cut = word(x)
-                    while cut == 0 {
-                        x &+= 8
-                        cut = word(x)
+                    // The first mark of the 32 columns found without a branch (a zero word's
+                    // count is 64): a loop over the words after the 32-column one left a second
+                    // loop exit to mispredict at nearly every run.
+                    while true {
+                        let a = word(x)
+                        let b = word(x &+ 8)
+                        let c = word(x &+ 16)
+                        let d = word(x &+ 24)
+                        if a | b | c | d != 0 {
+                            // A count is 64 exactly when its word is zero (its bit 6 alone), 128
+                            // when both of a pair are (bit 7): the next count is added by that bit.
+                            let ta = a.trailingZeroBitCount
+                            let tc = c.trailingZeroBitCount
+                            let early = ta &+ b.trailingZeroBitCount &* (ta &>> 6)
+                            let late = tc &+ d.trailingZeroBitCount &* (tc &>> 6)
+                            x &+= (early &+ late &* (early &>> 7)) &>> 3
+                            break
+                        }
+                        x &+= 32
                     }
-                    x &+= cut.trailingZeroBitCount &>> 3
                     // A mark with a reading off the floor on both sides is a step beyond the bound.
                     if x >= width || row[x] == 0 || (!floorClear && floorRow[x] != 0)
                         || !joinedExactly(row[x - 1], row[x]) { break }
@@ -326,21 +344,12 @@ final class DepthSegments {
                         }
                         x &+= 3
                         let sampled = x
-                        // Whether any sample is a step beyond the bound: two samples (bytes 0
-                        // and 4) per 8-byte word, ORed and masked at the end. (Bytes past `to`
-                        // are loaded but masked off; `vertical` has slack.)
-                        var steps: UInt64 = 0
-                        let words = UnsafeRawPointer(vertical)
-                        while x &+ 4 < to {
-                            steps |= UInt64(littleEndian: words.loadUnaligned(fromByteOffset: x, as: UInt64.self))
-                            x &+= 8
-                        }
-                        var any = steps & 0x0000_00FF_0000_00FF != 0
-                        if !any && x < to { any = vertical[x] != 0 }
+                        let stepped = Self.anyStep(in: vertical, from: sampled,
+                                                   samples: max(0, to &- sampled &+ 3) &>> 2)
                         // Only those beyond the tolerance are contacts: counted over the same
                         // samples with the exact test. Rare, as samples on one surface are
                         // within the bound almost always.
-                        if any {
+                        if stepped {
                             var nearerBelow: Int32 = 0
                             var fartherBelow: Int32 = 0
                             x = sampled
@@ -476,6 +485,45 @@ final class DepthSegments {
     private protocol FloorMarks { static var clear: Bool { get } }
     private enum NoFloor: FloorMarks { static var clear: Bool { true } }
     private enum FloorRead: FloorMarks { static var clear: Bool { false } }
+
+    /// Whether any of `samples` columns of `vertical`, every 4th from `from`, is a step beyond
+    /// the bound. Sixteen columns (four samples) a chunk, each masked to the samples before the
+    /// end by comparing its samples' order with the count, without a branch: the first eight
+    /// chunks (128 columns, most overlaps) always, straight on, and a loop only beyond them. A
+    /// loop over all of them left its exit to mispredict at nearly every overlap, and before it a
+    /// vectorised word loop with a scalar tail had five. `vertical` has slack for the chunks read
+    /// past the end (`from` is at most the row's width + 3; see `init`).
+    @inline(__always)
+    private static func anyStep(in vertical: UnsafeMutablePointer<UInt8>, from: Int, samples: Int) -> Bool {
+        // Each byte's sample's order in its chunk (bytes 4i ..< 4i + 4 go with sample i, the
+        // sample byte first), and the samples' bytes.
+        let order = SIMD16<Int8>(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)
+        let sampleBytes = SIMD16<Int8>(-1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0)
+        let lanes = UnsafeRawPointer(vertical)
+        var steps = SIMD16<Int8>()
+        @inline(__always) func chunk(_ at: Int, firstSample: Int8, count: SIMD16<Int8>) {
+            let bytes = lanes.loadUnaligned(fromByteOffset: at, as: SIMD16<Int8>.self)
+            steps |= bytes.replacing(with: 0, where: order &+ SIMD16<Int8>(repeating: firstSample) .>= count)
+        }
+        let straight = SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: min(samples, 32)))
+        chunk(from, firstSample: 0, count: straight)
+        chunk(from &+ 16, firstSample: 4, count: straight)
+        chunk(from &+ 32, firstSample: 8, count: straight)
+        chunk(from &+ 48, firstSample: 12, count: straight)
+        chunk(from &+ 64, firstSample: 16, count: straight)
+        chunk(from &+ 80, firstSample: 20, count: straight)
+        chunk(from &+ 96, firstSample: 24, count: straight)
+        chunk(from &+ 112, firstSample: 28, count: straight)
+        var at = from &+ 128
+        var left = samples &- 32
+        while left > 0 {
+            chunk(at, firstSample: 0, count: SIMD16<Int8>(repeating: Int8(truncatingIfNeeded: min(left, 4))))
+            at &+= 16
+            left &-= 4
+        }
+        let words = unsafeBitCast(steps & sampleBytes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
 
     @inline(__always)
     private static func difference(_ a: UInt16, _ b: UInt16) -> UInt16 { a > b ? a &- b : b &- a }

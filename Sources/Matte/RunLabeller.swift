@@ -139,7 +139,10 @@ final class RunLabeller {
                 // Only holes' contacts are ever read (a component is of one class, and pass 2
                 // measures afresh), so only holes' are kept: this run and the one on its left
                 // (of another class) touch along one pixel.
-                if leftKind == Self.hole { counts[n &- 1] &+= Self.contactUnit(k) }
+                // Without a branch (adding 0 unless the left run is a hole: bit 0 of a class is
+                // set exactly for a hole), as which it is is unpredictable; the first run of the
+                // frame adds 0 to itself.
+                counts[max(n &- 1, 0)] &+= Self.contactUnit(k) &* UInt64(leftKind & Self.hole)
                 if k == Self.hole {
                     var own: UInt64 = x > 0 ? Self.contactUnit(leftKind) : 1
                     if edgeRow { own &+= UInt64(truncatingIfNeeded: e &- x) }
