@@ -46,6 +46,8 @@ final class ColourEdges {
     /// The marks along the row markChangesAlong last worked out for each group with a change
     /// (at the group's columns; a group whose window is as it was in the row above has them again).
     private let marksAlong: UnsafeMutablePointer<UInt8>
+    /// markStrips' row of holes as bits, a bit a work pixel, with a zero word past the row's end.
+    private let holeBits: UnsafeMutablePointer<UInt64>
     /// Where colour decided this frame, for `restoreDecided`: stretches of decided pixels along a
     /// row, each two entries (the first pixel's index and the length), rising; past its capacity
     /// the whole plane is scanned instead.
@@ -94,6 +96,7 @@ final class ColourEdges {
         let markedGroupsSlot = layout.reserve(UInt64.self, count: groupWords * alphaSize.height)
         let rowGroupsSlot = layout.reserve(UInt64.self, count: 2 * groupWords + 1)
         let marksAlongSlot = layout.reserve(UInt8.self, count: alphaSize.width + 16)
+        let holeBitsSlot = layout.reserve(UInt64.self, count: workSize.width / 64 + 2)
         let decidedSlot = layout.reserve(Int32.self, count: decidedCapacity)
         let firstColumnSlot = layout.reserve(Int32.self, count: workSize.width + 1)
         let columnReadsSlot = layout.reserve(Int32.self, count: 4 * alphaSize.width)
@@ -104,6 +107,7 @@ final class ColourEdges {
         changedGroups = memory.pointer(rowGroupsSlot)
         changesAlong = changedGroups + groupWords
         marksAlong = memory.pointer(marksAlongSlot)
+        holeBits = memory.pointer(holeBitsSlot)
         decidedList = memory.pointer(decidedSlot)
         firstColumn = memory.pointer(firstColumnSlot)
         let columnReads = memory.pointer(columnReadsSlot)
@@ -560,9 +564,9 @@ final class ColourEdges {
     }
 
     /// Hole runs of at most `stripLength` work pixels with the subject at one end. The holes are
-    /// found 16 bytes at a time (`nextByte`), skipping 64 without one at once: walking every run
-    /// of the class row (`vectorised` false, the reference form) cost a run end search per run,
-    /// and outside the subject's shadows the runs are the depth noise's, short and many.
+    /// found from the row's bits (`rowBits`, 64 classes without a hole skipped at once): walking
+    /// every run of the class row (`vectorised` false, the reference form) cost a run end search
+    /// per run, and outside the subject's shadows the runs are the depth noise's, short and many.
     @inline(never)
     private func markStrips(soft: UnsafePointer<UInt8>, classes: UnsafePointer<UInt8>) {
         let workWidth = workSize.width
@@ -579,7 +583,13 @@ final class ColourEdges {
             let row = classes + wy &* workWidth
             let matte = soft + wy &* workWidth
             @inline(__always) func strip(from x: Int, to end: Int) {
-                if end &- x <= stripLength && ((x > 0 && matte[x &- 1] >= 128) || (end < workWidth && matte[end] >= 128)) {
+                // The test as one branch, its parts without (each was a mispredicted branch at
+                // noise runs): the neighbours' reads clamped into the row, and discarded there.
+                @inline(__always) func one(_ b: Bool) -> Int { b ? 1 : 0 }
+                let short = one(end &- x <= stripLength)
+                let left = one(x > 0) & one(matte[max(x &- 1, 0)] >= 128)
+                let right = one(end < workWidth) & one(matte[min(end, workWidth &- 1)] >= 128)
+                if short & (left | right) != 0 {
                     let first = Int(firstColumn[x]), last = Int(firstColumn[end])
                     if first < last {
                         if last &- first <= 16 {
@@ -597,12 +607,31 @@ final class ColourEdges {
             }
             var x = 0
             if vectorised {
-                while true {
-                    x = Self.nextByte(in: row, from: x, width: workWidth, hole: true)
-                    if x >= workWidth { break }
-                    let end = Self.nextByte(in: row, from: x &+ 1, width: workWidth, hole: false)
-                    strip(from: x, to: end)
-                    x = end
+                // The row as bits first, then each hole run from its start's bit: searching the
+                // bytes for each run's start and end was a few mispredicted branches a run, and
+                // the depth noise's runs are many.
+                rowBits(classes: row)
+                let holes = holeBits
+                var carry: UInt64 = 0
+                var w = 0
+                while w &* 64 < workWidth {
+                    let h = holes[w]
+                    var starts = h & ~((h &<< 1) | carry)
+                    carry = h &>> 63
+                    while starts != 0 {
+                        let start = (w &<< 6) &+ starts.trailingZeroBitCount
+                        // The first pixel from start that is not a hole (the zero word past the end stops it).
+                        var v = w
+                        var rest = ~h & (~0 &<< UInt64(start & 63))
+                        while rest == 0 {
+                            v &+= 1
+                            rest = ~holes[v]
+                        }
+                        let end = (v &<< 6) &+ rest.trailingZeroBitCount
+                        strip(from: start, to: end)
+                        starts &= starts &- 1
+                    }
+                    w &+= 1
                 }
                 continue
             }
@@ -615,30 +644,48 @@ final class ColourEdges {
         }
     }
 
-    /// The first class at or after `from` that is a hole (`hole` true) or is not one (false), or
-    /// `width`. Hole runs are short and far apart, so the search for one tests 64 bytes at a time
-    /// first and the search for its end 16.
+    /// One work row's holes into `holeBits`, a bit each; bits past the row's end 0.
     @inline(__always)
-    private static func nextByte(in row: UnsafePointer<UInt8>, from: Int, width: Int, hole: Bool) -> Int {
-        let raw = UnsafeRawPointer(row)
-        let holes = SIMD16<UInt8>(repeating: RunLabeller.hole)
-        let flip = SIMD16<UInt8>(repeating: hole ? 0 : 0xFF)
-        // 0xFF in the lanes sought.
-        @inline(__always) func sought(_ at: Int) -> SIMD16<UInt8> {
-            unsafeBitCast(raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) .== holes, to: SIMD16<UInt8>.self) ^ flip
+    private func rowBits(classes: UnsafePointer<UInt8>) {
+        let workWidth = workSize.width
+        let holes = holeBits
+        let classBytes = UnsafeRawPointer(classes)
+        let holeBytes = SIMD16<UInt8>(repeating: RunLabeller.hole)
+        // The top bits of 8 bytes, gathered into the low byte by one multiply.
+        @inline(__always) func topBits(_ word: UInt64) -> UInt64 {
+            ((UInt64(littleEndian: word) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
         }
-        var p = from
-        if hole {
-            while p &+ 64 <= width && (sought(p) | sought(p &+ 16) | sought(p &+ 32) | sought(p &+ 48)).isAllZero { p &+= 64 }
+        @inline(__always) func holesAt(_ at: Int) -> SIMD16<UInt8> {
+            unsafeBitCast(classBytes.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) .== holeBytes,
+                          to: SIMD16<UInt8>.self)
         }
-        while p &+ 16 <= width {
-            let halves = unsafeBitCast(sought(p), to: SIMD2<UInt64>.self)
-            if halves[0] != 0 { return p &+ UInt64(littleEndian: halves[0]).trailingZeroBitCount &>> 3 }
-            if halves[1] != 0 { return p &+ 8 &+ UInt64(littleEndian: halves[1]).trailingZeroBitCount &>> 3 }
-            p &+= 16
+        // 8 classes' holes as 8 bits, from the word itself (from the compare's lanes the
+        // multiplies were vectorised, and SSE has no 64-bit multiply).
+        @inline(__always) func bits(_ at: Int) -> UInt64 {
+            let word = classBytes.loadUnaligned(fromByteOffset: at, as: UInt64.self) ^ (0x0101_0101_0101_0101 &* UInt64(RunLabeller.hole))
+            // The top bit of each byte set where the byte is nonzero (no carry leaves a byte).
+            let nonzero = ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word
+            return topBits(~nonzero)
         }
-        while p < width && (row[p] == RunLabeller.hole) != hole { p &+= 1 }
-        return p
+        var w = 0
+        while (w &+ 1) &* 64 <= workWidth {
+            let at = w &<< 6
+            let h0 = holesAt(at), h1 = holesAt(at &+ 16), h2 = holesAt(at &+ 32), h3 = holesAt(at &+ 48)
+            // Most blocks of 64 have no hole.
+            holes[w] = (h0 | h1 | h2 | h3).isAllZero
+                ? 0 : bits(at) | (bits(at &+ 8) &<< 8) | (bits(at &+ 16) &<< 16) | (bits(at &+ 24) &<< 24)
+                    | (bits(at &+ 32) &<< 32) | (bits(at &+ 40) &<< 40) | (bits(at &+ 48) &<< 48) | (bits(at &+ 56) &<< 56)
+            w &+= 1
+        }
+        // The rest pixel by pixel, then the zero word.
+        var h: UInt64 = 0
+        var p = w &<< 6
+        while p < workWidth {
+            h |= (classes[p] == RunLabeller.hole ? 1 : 0) &<< UInt64(p & 63)
+            p &+= 1
+        }
+        holes[w] = h
+        holes[w &+ 1] = 0
     }
 
     /// Row y's marks made those of row y - 1: only the groups either has noted are copied (a
