@@ -304,14 +304,7 @@ final class RimDecontamination {
                 solved = decide(from: outer, to: end, rowKinds: ends.kinds(outer), y: y, over: over, bottom: bottom, slot: slot, solved: solved)
             } else {
                 for x in start..<end {
-                    var kinds = ends.kinds(x)
-                    if kinds != 3 && bottom > y {
-                        let down = below(x: x, y: y, bottom: bottom)
-                        if down >= 0 { kinds |= 2 &- (down & 1) }
-                    }
-                    let both = kinds == 3
-                    slot[x] = both ? Int32(truncatingIfNeeded: solved) : -1
-                    if both { solved &+= 1 }
+                    settle(x, y: y, kinds: ends.kinds(x), bottom: bottom, slot: slot, solved: &solved)
                 }
             }
             return solved
@@ -338,16 +331,26 @@ final class RimDecontamination {
                     let last = Int(up[x])
                     if last &>> 1 >= reach { kinds |= 2 &- (last & 1) }
                 }
-                if kinds != 3 && bottom > y {
-                    let down = below(x: x, y: y, bottom: bottom)
-                    if down >= 0 { kinds |= 2 &- (down & 1) }
-                }
-                let both = kinds == 3
-                slot[x] = both ? Int32(truncatingIfNeeded: solved) : -1
-                if both { solved &+= 1 }
+                settle(x, y: y, kinds: kinds, bottom: bottom, slot: slot, solved: &solved)
                 x &+= 1
             }
             return solved
+        }
+
+        /// Pixel x of row y, with the reference kinds its row and the rows above gave it: the
+        /// column below searched only when those lack a kind, then its slot, its index among
+        /// the row's solved pixels or -1.
+        @inline(__always)
+        private func settle(_ x: Int, y: Int, kinds known: Int, bottom: Int, slot: UnsafeMutablePointer<Int32>,
+                            solved: inout Int) {
+            var kinds = known
+            if kinds != 3 && bottom > y {
+                let down = below(x: x, y: y, bottom: bottom)
+                if down >= 0 { kinds |= 2 &- (down & 1) }
+            }
+            let both = kinds == 3
+            slot[x] = both ? Int32(truncatingIfNeeded: solved) : -1
+            if both { solved &+= 1 }
         }
     }
 
