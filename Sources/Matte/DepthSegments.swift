@@ -52,7 +52,7 @@ final class DepthSegments {
     /// The unit `bound` was last fitted for (0: none yet).
     private var boundUnit: Float = 0
     /// A lower bound of a reading's join tolerance in 16-bit integers (see `JoinBound.fit`).
-    private var bound = JoinBound(sure: 30, scale: 0, shift: 0)
+    private var bound = JoinBound(sure: 30, low: 0, high: 0)
     /// Per column of the current row: nonzero where a run may not continue from the pixel on
     /// its left: no reading or floor there (see `markSteps` on the left one), or a step beyond
     /// the bound, decided with the exact tolerance by the scan that meets it.
@@ -731,22 +731,20 @@ final class DepthSegments {
 
 /// A lower bound of DepthSegments' join tolerance floor(base + d^2 * growth) of a reading d, in
 /// 16-bit integers so that a row's bounds take a few vector instructions where the float
-/// formula took forty per eight readings: sure + ((d * ((d * scale) >> 16)) >> 16) << shift,
-/// wrapping (a wrapped value is only smaller), where scale << shift is growth * 2^32 rounded
-/// down (unit 1: 35791 << 1). Two high-half multiplies on the reading itself, no square of it
-/// first: per eight readings four vector instructions where the square and two multipliers
-/// took six and a copy. A difference up to the bound is joined for sure; one beyond it is
-/// tested exactly, and on one surface that is rare, as the bound is within a few units of the
-/// tolerance (unit 1: 178 against 180 at 3 m).
+/// formula took forty per eight readings: with h = (d * d) >> 16 (so h * 65536 <= d^2),
+/// sure + (h * low) >> 16 + (h * high) >> 16, wrapping (a wrapped sum is only smaller). Two
+/// multipliers of at most 65535 / 65536 each reach growth * 65536 up to 2 (unit 1: 1.09).
+/// A difference up to the bound is joined for sure; one beyond it is tested exactly, and on one
+/// surface that is rare, as the bound is within a few units of the tolerance (unit 1: 179
+/// against 180 at 3 m).
 ///
 /// `fit` proves the bound against the float formula itself for every reading 1...65535 (0 is no
 /// reading, never tested) and loosens it until it holds, so the matte's bytes do not depend on
 /// the integer arithmetic being close: only its speed does.
 struct JoinBound: Equatable {
     var sure: UInt16
-    var scale: UInt16
-    /// At most 15 (a shift by 16 or more would be masked, not a zero).
-    var shift: UInt16
+    var low: UInt16
+    var high: UInt16
 
     @inline(__always)
     private static func multiplyHigh(_ a: UInt16, _ b: UInt16) -> UInt16 {
@@ -762,14 +760,16 @@ struct JoinBound: Equatable {
 
     @inline(__always)
     func of(_ d: UInt16) -> UInt16 {
-        sure &+ (Self.multiplyHigh(d, Self.multiplyHigh(d, scale)) &<< shift)
+        let h = Self.multiplyHigh(d, d)
+        return sure &+ Self.multiplyHigh(h, low) &+ Self.multiplyHigh(h, high)
     }
 
     /// `of` in lanes, the same bits.
     @inline(__always)
     func of(_ d: SIMD8<UInt16>) -> SIMD8<UInt16> {
-        SIMD8<UInt16>(repeating: sure)
-            &+ (Self.multiplyHigh(d, Self.multiplyHigh(d, SIMD8<UInt16>(repeating: scale))) &<< SIMD8<UInt16>(repeating: shift))
+        let h = Self.multiplyHigh(d, d)
+        return SIMD8<UInt16>(repeating: sure) &+ Self.multiplyHigh(h, SIMD8<UInt16>(repeating: low))
+            &+ Self.multiplyHigh(h, SIMD8<UInt16>(repeating: high))
     }
 
     /// True when every reading's bound is at most its tolerance: then a difference up to the
@@ -786,23 +786,25 @@ struct JoinBound: Equatable {
     /// The tightest bound of this form for the formula, loosened until `holds`. `sure` is
     /// floor(base), which every reading's tolerance reaches.
     static func fit(base: Float, growth: Float, sure: Int) -> JoinBound {
-        // d^2 * growth >= (d * (d * scale / 2^16) / 2^16) << shift, with scale < 2^16: the
-        // smallest shift that leaves growth * 2^32 >> shift below 2^16, at most 15.
-        var bound = JoinBound(sure: UInt16(truncatingIfNeeded: max(0, min(65535, sure))), scale: 0, shift: 0)
-        var scaled = growth * 4_294_967_296
-        while scaled >= 65536 && bound.shift < 15 {
-            scaled *= 0.5
-            bound.shift += 1
-        }
-        bound.scale = UInt16(max(0, min(65535, scaled)))
-        // Float rounding can put the formula a hair under the integer value at a few readings.
+        // d^2 * growth >= h * scale; each multiplier takes up to 65535 / 65536 of it.
+        let scale = growth * 65536
+        @inline(__always) func multiplier(_ share: Float) -> UInt16 { UInt16(max(0, min(65535, share * 65536))) }
+        var bound = JoinBound(sure: UInt16(truncatingIfNeeded: max(0, min(65535, sure))), low: 0, high: 0)
+        bound.low = multiplier(scale)
+        bound.high = multiplier(scale - Float(bound.low) / 65536)
+        // Float rounding can put the formula a hair under the integer sum at a few readings.
         for _ in 0..<32 {
             if bound.holds(base: base, growth: growth) { return bound }
-            guard bound.scale > 0 else { break }
-            bound.scale -= bound.scale / 64 + 1
+            if bound.high > 0 {
+                bound.high -= bound.high / 64 + 1
+            } else if bound.low > 0 {
+                bound.low -= bound.low / 64 + 1
+            } else {
+                break
+            }
         }
-        bound.scale = 0
-        bound.shift = 0
+        bound.low = 0
+        bound.high = 0
         // floor(base) holds for every reading unless the formula is not a number.
         if !bound.holds(base: base, growth: growth) { bound.sure = 0 }
         return bound

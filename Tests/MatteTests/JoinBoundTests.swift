@@ -19,10 +19,10 @@ import Testing
 
     @Test func theProofRejectsABoundOverTheTolerance() {
         // floor(30) + 1 at every depth: over the tolerance near the camera (30.0 at d = 1).
-        #expect(!JoinBound(sure: 31, scale: 0, shift: 0).holds(base: 30, growth: 1 / 60_000))
-        // The growth term nearly doubled (2 * 65535 for 71583): over it far away only.
-        #expect(!JoinBound(sure: 30, scale: 65535, shift: 1).holds(base: 30, growth: 1 / 60_000))
-        #expect(JoinBound(sure: 30, scale: 0, shift: 0).holds(base: 30, growth: 1 / 60_000))
+        #expect(!JoinBound(sure: 31, low: 0, high: 0).holds(base: 30, growth: 1 / 60_000))
+        // The integer part of the growth term doubled: over it far away only.
+        #expect(!JoinBound(sure: 30, low: 65535, high: 65535).holds(base: 30, growth: 1 / 60_000))
+        #expect(JoinBound(sure: 30, low: 0, high: 0).holds(base: 30, growth: 1 / 60_000))
     }
 
     @Test(arguments: [Float(1), 0.25, 4, 0.1, 0.2, 0.125, 2.5, 10, 0.01, 1000])
@@ -34,7 +34,7 @@ import Testing
     }
 
     /// Within 4 of the tolerance at every depth a booth sees (0.3 to 6 m), at the usual units
-    /// (each high-half multiply truncates by up to 1, doubled by the shift at unit 1).
+    /// (truncating d^2 to its high half costs up to 1.1 at unit 1, the two multiplies 2 more).
     @Test(arguments: [Float(1), 0.25, 0.1, 0.2])
     func fittedBoundsAreClose(unit: Float) {
         let bound = Self.fitted(unit: unit)
@@ -49,7 +49,7 @@ import Testing
 
     @Test func lanesMatchTheScalar() {
         for bound in [Self.fitted(unit: 1), Self.fitted(unit: 0.1), Self.fitted(unit: 4),
-                      JoinBound(sure: 65535, scale: 65535, shift: 15)] {
+                      JoinBound(sure: 65535, low: 65535, high: 65535)] {
             var d = 0
             var differ = 0
             while d < 65536 {
