@@ -17,13 +17,16 @@ public enum YCbCr {
         return (channel(luma &+ v &* 102), channel(luma &- u &* 25 &- v &* 52), channel(luma &+ u &* 129))
     }
 
-    @usableFromInline @inline(__always)
+    // Inlinable, as the forms that call it are: without it other modules call it out of line
+    // (a call per channel).
+    @inlinable @inline(__always)
     static func channel(_ fixed: Int32) -> Int32 { min(max(fixed &>> 6, 0), 255) }
 
-    /// Sixteen pixels at once; inputs are 0...255 per lane, outputs 0...255.
+    /// Eight or sixteen pixels at once (any Int16 lanes); inputs are 0...255 per lane, outputs
+    /// 0...255.
     @inlinable @inline(__always)
-    public static func rgb(y: SIMD16<Int16>, cb: SIMD16<Int16>, cr: SIMD16<Int16>)
-        -> (r: SIMD16<Int16>, g: SIMD16<Int16>, b: SIMD16<Int16>) {
+    public static func rgb<Lanes: SIMD>(y: Lanes, cb: Lanes, cr: Lanes) -> (r: Lanes, g: Lanes, b: Lanes)
+        where Lanes.Scalar == Int16 {
         let luma = y &* 74 &+ ((y &* 66) &>> 7) &+ (-1160 &- 15040)
         let u = cb &- 128
         let v = cr &- 128
@@ -34,10 +37,10 @@ public enum YCbCr {
     /// Undoes the -15040 bias (= -235 * 64, so it commutes with the floor shift) and clamps to
     /// 0...255 with shifts and masks. Written out rather than with pointwiseMin/Max because those
     /// stay out-of-line calls in the optimised build and cost more than the arithmetic.
-    @usableFromInline @inline(__always)
-    static func simdChannel(_ biased: SIMD16<Int16>) -> SIMD16<Int16> {
+    @inlinable @inline(__always)
+    static func simdChannel<Lanes: SIMD>(_ biased: Lanes) -> Lanes where Lanes.Scalar == Int16 {
         let shifted = (biased &>> 6) &+ 235
         let nonNegative = shifted & ~(shifted &>> 15)
-        return (nonNegative | ((SIMD16(repeating: 255) &- nonNegative) &>> 15)) & 0xFF
+        return (nonNegative | ((Lanes(repeating: 255) &- nonNegative) &>> 15)) & 0xFF
     }
 }

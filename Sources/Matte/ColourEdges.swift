@@ -1070,7 +1070,7 @@ struct ColourProbe {
                     let cr = pairs &>> 24
                     let blue = unsafeBitCast(cb | (cb &<< 16), to: SIMD8<Int16>.self)
                     let red = unsafeBitCast(cr | (cr &<< 16), to: SIMD8<Int16>.self)
-                    let rgb = Self.rgb(y: luma, cb: blue, cr: red)
+                    let rgb = YCbCr.rgb(y: luma, cb: blue, cr: red)
                     let at = p &- x
                     UnsafeMutableRawPointer(r + at).storeBytes(of: Self.widened(rgb.r), as: SIMD8<Int32>.self)
                     UnsafeMutableRawPointer(g + at).storeBytes(of: Self.widened(rgb.g), as: SIMD8<Int32>.self)
@@ -1085,7 +1085,7 @@ struct ColourProbe {
                 let cr = pairs &>> 24
                 let blue = unsafeBitCast(cb | (cb &<< 16), to: SIMD16<Int16>.self)
                 let red = unsafeBitCast(cr | (cr &<< 16), to: SIMD16<Int16>.self)
-                let rgb = Self.rgb(y: luma, cb: blue, cr: red)
+                let rgb = YCbCr.rgb(y: luma, cb: blue, cr: red)
                 let at = p &- x
                 UnsafeMutableRawPointer(r + at).storeBytes(of: Self.widened(rgb.r), as: SIMD16<Int32>.self)
                 UnsafeMutableRawPointer(g + at).storeBytes(of: Self.widened(rgb.g), as: SIMD16<Int32>.self)
@@ -1122,23 +1122,6 @@ struct ColourProbe {
         var wide = SIMD8<Int32>()
         for i in 0..<8 { wide[i] = Int32(truncatingIfNeeded: lanes[i]) }
         return wide
-    }
-
-    /// YCbCr.rgb's 16-lane form, the same arithmetic written here: its clamp (YCbCr.simdChannel)
-    /// is not inlinable, so from this module it was a call per channel. ColourProbeTests hold it
-    /// to the scalar formula for every YCbCr.
-    @inline(__always)
-    private static func rgb<Lanes: SIMD>(y: Lanes, cb: Lanes, cr: Lanes) -> (r: Lanes, g: Lanes, b: Lanes)
-        where Lanes.Scalar == Int16 {
-        let luma = y &* 74 &+ ((y &* 66) &>> 7) &+ (-1160 &- 15040)
-        let u = cb &- 128
-        let v = cr &- 128
-        @inline(__always) func channel(_ biased: Lanes) -> Lanes {
-            let shifted = (biased &>> 6) &+ 235
-            let nonNegative = shifted & ~(shifted &>> 15)
-            return (nonNegative | ((Lanes(repeating: 255) &- nonNegative) &>> 15)) & 0xFF
-        }
-        return (channel(luma &+ v &* 102), channel(luma &- u &* 25 &- v &* 52), channel(luma &+ u &* 129))
     }
 
     @inline(__always)
