@@ -55,7 +55,8 @@ clean-root-test:
 
 include $(wildcard mk/*.mk)
 
-# README command 2: every test. Unit tests, the command-line checks, the virtual board's
+# README command 2: every test. Unit tests, the command-line checks, the golden outputs (checksums of
+# the mattes and composites, tests/golden), the virtual board's
 # self-test (x86_64 and arm64) and its launcher's failure reports, the device adapters on it, the Embedded builds (the host binary
 # runs the demo; the arm64 one is compared byte for byte under qemu-aarch64), then the
 # end-to-end scenarios, which run the arm64 firmware on the arm64 board too (without their scenario 1,
@@ -71,7 +72,7 @@ include $(wildcard mk/*.mk)
 # its name; a failing lane does not stop the other, and make test fails if either did. The packages
 # both lanes need are installed first, one apt at a time, and the boards' kernels build in the
 # background from the start (scripts/board-prebuild.sh says why); a failing run ends that build too.
-TEST_HOST_LANE := unit cli-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test \
+TEST_HOST_LANE := unit cli-test golden-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test \
 	runtime-test board-boost vboard-test-x86_64 vboard-launcher-test devices-test e2e-x86_64
 TEST_ARM64_LANE := firmware-test image-unit-test image-test board-boost vboard-test-arm64 image-boot-test \
 	powercut-test e2e-arm64 import-board-test vboard-record-test
