@@ -160,15 +160,27 @@ public final class MatteEngine {
         set { edges.vectorised = newValue }
     }
 
-    /// The work-grid depth the last `process` ran on, for the test that holds the temporal blend
-    /// to its reference. `depth` is only valid while the frame is.
+    /// What the last `process` decided its regions and labels on, for the tests that hold the
+    /// segmenter, the labeller and the temporal blend to their references (MatteReference) on
+    /// whole scenes. `depth` is only valid while the frame is.
     struct Inspection {
         var depth: UnsafePointer<UInt16>
         var stride: Int
         var unit: Float
+        /// The regions' band in raw units, and whether the feet were grown.
+        var regionNear: UInt16
+        var regionFar: UInt16
+        var feet: Bool
+        var pixelWidthMM: Float
+        /// Whether the frame was segmented and labelled (not too noisy for either).
+        var segmented = false
+        var labelled = false
     }
     private(set) var lastWork: Inspection?
     var maskPlane: UnsafePointer<UInt8> { UnsafePointer(mask) }
+    var classesPlane: UnsafePointer<UInt8> { UnsafePointer(classes) }
+    var floorMarks: UnsafePointer<UInt8> { UnsafePointer(segments.floor) }
+    var segmentCapacity: Int { segments.capacity }
     var softPlane: UnsafePointer<UInt8> { UnsafePointer(softAlpha) }
 
     /// Largest feather radius honoured; larger requests are clamped.
@@ -220,10 +232,12 @@ public final class MatteEngine {
         let regionFar = parameters.mode == .auto
             ? Self.raw(parameters.subjectMaximumMM, unit: unit, roundUp: false) : far
         let regionNear = Self.raw(max(1, parameters.nearMM), unit: unit, roundUp: true)
-        lastWork = Inspection(depth: workDepth, stride: stride, unit: unit)
+        lastWork = Inspection(depth: workDepth, stride: stride, unit: unit, regionNear: regionNear, regionFar: regionFar,
+                              feet: !floorMarksClear, pixelWidthMM: gridPixelMM)
         let segmented = segments.segment(depth: workDepth, stride: stride, unit: unit, near: regionNear, far: regionFar,
                                          minimumPixels: parameters.minimumBlobPixels, pixelWidthMM: gridPixelMM,
                                          into: classes, copy: nextPreviousDepth, feet: !floorMarksClear)
+        lastWork?.segmented = segmented
         if !segmented {
             classify(depth: workDepth, stride: stride, near: near, far: far)
         }
@@ -231,6 +245,7 @@ public final class MatteEngine {
         let labelled = segmented
             ? labeller.label(classes: classes, paintedBy: segments, minimumBlob: parameters.minimumBlobPixels, into: mask)
             : labeller.label(classes: classes, minimumBlob: parameters.minimumBlobPixels, into: mask)
+        lastWork?.labelled = labelled
         if !labelled {
             maskPerPixel()
         }

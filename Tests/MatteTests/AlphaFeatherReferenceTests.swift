@@ -1,42 +1,12 @@
 @_spi(Testing) import Frames
 @testable import Matte
+import MatteReference
 import Testing
 
 /// AlphaFeather (its horizontal pass copies flat stretches and sums only near changes, its
-/// vertical one keeps running column sums) against the plain separable box it stands for, computed everywhere: nearest-neighbour
-/// upscale, a horizontal box of 2r+1 with reads past the ends repeating the edge pixel, then a
-/// vertical one over the upscaled rows the same way, each scaled by ceil(65536 / (2r+1)) >> 16.
+/// vertical one keeps running column sums) against the plain separable box it stands for,
+/// computed everywhere (FeatherReference in MatteReference).
 @Suite struct AlphaFeatherReferenceTests {
-    static func referenceFeather(source: [UInt8], workSize: FrameSize, alphaSize: FrameSize, radius: Int) -> [UInt8] {
-        let columns = (0..<alphaSize.width).map { min(workSize.width - 1, (2 * $0 + 1) * workSize.width / (2 * alphaSize.width)) }
-        let rows = (0..<alphaSize.height).map { min(workSize.height - 1, (2 * $0 + 1) * workSize.height / (2 * alphaSize.height)) }
-        let width = alphaSize.width
-        if radius == 0 {
-            var out = [UInt8](repeating: 0, count: alphaSize.pixelCount)
-            for y in 0..<alphaSize.height { for x in 0..<width { out[y * width + x] = source[rows[y] * workSize.width + columns[x]] } }
-            return out
-        }
-        let taps = 2 * radius + 1
-        let scale = (65536 + taps - 1) / taps
-        var horizontal = [Int](repeating: 0, count: workSize.height * width)
-        for wy in 0..<workSize.height {
-            for x in 0..<width {
-                var sum = 0
-                for k in (x - radius)...(x + radius) { sum += Int(source[wy * workSize.width + columns[min(width - 1, max(0, k))]]) }
-                horizontal[wy * width + x] = (sum * scale) >> 16
-            }
-        }
-        var out = [UInt8](repeating: 0, count: alphaSize.pixelCount)
-        for y in 0..<alphaSize.height {
-            for x in 0..<width {
-                var sum = 0
-                for k in (y - radius)...(y + radius) { sum += horizontal[rows[min(alphaSize.height - 1, max(0, k))] * width + x] }
-                out[y * width + x] = UInt8((sum * scale) >> 16)
-            }
-        }
-        return out
-    }
-
     @Test(arguments: [(FrameSize(width: 97, height: 61), FrameSize(width: 97, height: 61)),
                       (FrameSize(width: 48, height: 30), FrameSize(width: 101, height: 64)),
                       (FrameSize(width: 160, height: 120), FrameSize(width: 160, height: 120))])
@@ -58,7 +28,9 @@ import Testing
             var source = [UInt8](repeating: 0, count: workSize.pixelCount)
             for y in 0..<workSize.height { for x in 0..<workSize.width { source[y * workSize.width + x] = pattern(x, y) } }
             for radius in [0, 1, 3, 8, 40] {
-                let expected = Self.referenceFeather(source: source, workSize: workSize, alphaSize: alphaSize, radius: radius)
+                let expected = FeatherReference.feather(source: source, workWidth: workSize.width, workHeight: workSize.height,
+                                                        alphaWidth: alphaSize.width, alphaHeight: alphaSize.height,
+                                                        radius: radius)
                 source.withUnsafeBufferPointer { feather.run(source: $0.baseAddress!, radius: radius, into: out.view) }
                 var differing = 0
                 for y in 0..<alphaSize.height {

@@ -1,17 +1,18 @@
 @_spi(Testing) import Frames
 import Foundation
 @testable import Matte
+import MatteReference
 @_spi(Testing) import Scenes
 import Testing
 
-/// The temporal blend's lanes (MatteEngine.blendTowardMask) against the scalar blend they replaced
-/// (ReferenceTemporal in this target): the same bytes for random pictures of many sizes and strides
-/// and whole scenes played through the engine, where every frame's smoothed alpha is compared with
-/// the scalar blend of the engine's own mask. The segmenter (DepthSegments, whose break and
-/// vertical-join tests run in lanes) against its scalar form (ReferenceSegments) on random
-/// surfaces made to sit on the join tolerance (and the labeller passing over its runs against
-/// the labeller reading the map), and the labeller (RunLabeller) against its
-/// earlier form (ReferenceLabeller) on random class maps.
+/// The depth kernels against their plain reference forms (MatteReference, written for reading and
+/// independently of them): the temporal blend's lanes (MatteEngine.blendTowardMask) against
+/// TemporalReference, the segmenter (DepthSegments, whose break and vertical-join tests run in
+/// lanes against an integer bound) against SegmentsReference, and the labeller (RunLabeller, on
+/// runs) against LabellerReference. On random inputs of many sizes and strides made to sit on
+/// the edges of their rules (join tolerances, hole contacts, blob sizes), and on whole scenes
+/// played through the engine, where every frame's classes, mask and smoothed alpha are compared
+/// with the references run on the engine's own inputs to each stage.
 @Suite struct DepthKernelIdentityTests {
     /// A small deterministic generator (the tests must fail the same way every run).
     struct Random {
@@ -34,7 +35,7 @@ import Testing
         return nil
     }
 
-    @Test func temporalBlendMatchesTheScalarBlend() {
+    @Test func temporalBlendMatchesItsReference() {
         var random = Random(state: 9)
         for (width, height) in Self.sizes {
             for round in 0..<4 {
@@ -62,7 +63,7 @@ import Testing
                 var expected = soft
                 let keep = [256, 13, 128, 256 - 95 * 256 / 100][round]
                 let base = [1, 20, 5, 1000][round]
-                ReferenceTemporal.blend(mask: mask, soft: &expected, depth: depth, stride: stride, previous: previous,
+                TemporalReference.blend(mask: mask, soft: &expected, depth: depth, stride: stride, previous: previous,
                                         width: width, height: height, keep: keep, base: base)
                 MatteEngine.blendTowardMask(mask: mask, soft: &soft, depth: depth, stride: stride, previous: previous,
                                             width: width, height: height, keep: keep, base: base)
@@ -74,14 +75,13 @@ import Testing
     /// Rows of surfaces whose neighbour steps straddle the join tolerance (which grows with
     /// depth, and passes 65535 near the far end at unit 1), holes, floor and foot-zone patches,
     /// and rows that repeat the row above with noise so that vertical joins and contacts happen.
-    @Test func segmenterMatchesTheScalarSegmenter() throws {
+    @Test func segmenterMatchesItsReference() throws {
         var random = Random(state: 23)
         for (width, height) in Self.sizes + [(640, 48), (203, 97)] {
             for round in 0..<4 {
                 let unit: Float = [1, 1, 0.25, 4][round]
                 let stride = width + round
                 let segments = try DepthSegments(width: width, height: height)
-                let reference = try ReferenceSegments(width: width, height: height)
                 var depth = [UInt16](repeating: 0, count: stride * height)
                 var marks = [UInt8](repeating: 0, count: width * height)
                 for y in 0..<height {
@@ -109,12 +109,8 @@ import Testing
                         x += length
                     }
                 }
-                for i in 0..<(width * height) {
-                    segments.floor[i] = marks[i]
-                    reference.floor[i] = marks[i]
-                }
+                for i in 0..<(width * height) { segments.floor[i] = marks[i] }
                 var classes = [UInt8](repeating: 9, count: width * height)
-                var expected = classes
                 let near: UInt16 = round == 1 ? 20_000 : 400
                 let far: UInt16 = round == 1 ? 65_000 : UInt16(Float(3200) / unit)
                 let minimum = [1, 4, 30, 200][random.below(4)]
@@ -127,23 +123,17 @@ import Testing
                                          copy: round % 2 == 0 ? c.baseAddress! : nil)
                     }
                 }
-                let expectedDone = depth.withUnsafeBufferPointer { d in
-                    reference.segment(depth: d.baseAddress!, stride: stride, unit: unit, near: near, far: far,
-                                      minimumPixels: minimum, pixelWidthMM: 1.7, into: &expected)
-                }
-                #expect(done == expectedDone, "\(width)x\(height) round \(round)")
-                #expect(segments.count == reference.count, "\(width)x\(height) round \(round)")
-                var contactsDiffer = 0
-                for i in 0..<min(segments.count, reference.count)
-                    where segments.nearerContacts[i] != reference.nearerContacts[i]
-                    || segments.fartherContacts[i] != reference.fartherContacts[i] {
-                    contactsDiffer += 1
-                }
-                #expect(contactsDiffer == 0, "\(width)x\(height) round \(round): \(contactsDiffer) runs' contacts differ")
+                var packed = [UInt16](repeating: 0, count: width * height)
+                for y in 0..<height { for x in 0..<width { packed[y * width + x] = depth[y * stride + x] } }
+                let reference = SegmentsReference.segment(depth: packed, floor: marks, width: width, height: height,
+                                                          unit: unit, near: near, far: far, minimumPixels: minimum,
+                                                          pixelWidthMM: 1.7, feet: true, capacity: segments.capacity)
+                #expect(done == (reference != nil), "\(width)x\(height) round \(round)")
                 // A frame with too many runs leaves the classes (and the copy) partly written
                 // for the caller's fallback: only a finished segmentation is compared.
-                guard done else { continue }
-                let at = Self.mismatch(classes, expected, count: width * height)
+                guard done, let reference else { continue }
+                Self.expectSameRegions(segments, reference, "\(width)x\(height) round \(round)")
+                let at = Self.mismatch(classes, reference.classes, count: width * height)
                 #expect(at == nil, "\(width)x\(height) round \(round): classes differ first at \(at ?? -1)")
                 // The labeller passing over the segmenter's runs (the floor's feet grown between
                 // them) labels as it does reading every byte.
@@ -157,6 +147,14 @@ import Testing
                         "\(width)x\(height) round \(round): \(runsPassed) runs passed over, \(labeller.count) read")
                 let maskAt = Self.mismatch(mask, maskRead, count: width * height)
                 #expect(maskAt == nil, "\(width)x\(height) round \(round): masks differ first at \(maskAt ?? -1)")
+                if labelled, let labelledReference = LabellerReference.label(classes: classes, width: width, height: height,
+                                                                             minimumBlob: minimum, capacity: labeller.capacity) {
+                    let referenceAt = Self.mismatch(mask, labelledReference, count: width * height)
+                    #expect(referenceAt == nil,
+                            "\(width)x\(height) round \(round): the mask differs from the reference first at \(referenceAt ?? -1)")
+                } else {
+                    #expect(!labelled, "\(width)x\(height) round \(round): labelled where the reference found too many runs")
+                }
                 if round % 2 == 0 {
                     var copyDiffers = 0
                     for y in 0..<height {
@@ -170,12 +168,11 @@ import Testing
 
     /// Class maps of runs of background, hole and foreground, rows mostly repeating the row
     /// above (so components span rows and touch the border or not), of many sizes.
-    @Test func labellerMatchesTheScalarLabeller() throws {
+    @Test func labellerMatchesItsReference() throws {
         var random = Random(state: 31)
         for (width, height) in Self.sizes + [(640, 48), (203, 97)] {
             for round in 0..<3 {
                 let labeller = try RunLabeller(width: width, height: height)
-                let reference = try ReferenceLabeller(width: width, height: height)
                 var classes = [UInt8](repeating: 0, count: width * height)
                 for y in 0..<height {
                     var x = 0
@@ -191,20 +188,46 @@ import Testing
                 }
                 let minimum = [1, 6, 40][round]
                 var mask = [UInt8](repeating: 7, count: width * height)
-                var expected = mask
                 let done = labeller.label(classes: classes, minimumBlob: minimum, into: &mask)
-                let expectedDone = reference.label(classes: classes, minimumBlob: minimum, into: &expected)
-                #expect(done == expectedDone, "\(width)x\(height) round \(round)")
+                let expected = LabellerReference.label(classes: classes, width: width, height: height,
+                                                       minimumBlob: minimum, capacity: labeller.capacity)
+                #expect(done == (expected != nil), "\(width)x\(height) round \(round)")
+                guard done, let expected else { continue }
                 let at = Self.mismatch(mask, expected, count: width * height)
                 #expect(at == nil, "\(width)x\(height) round \(round): masks differ first at \(at ?? -1)")
             }
         }
     }
 
+    /// Frames of one to three rows or columns, many of them: where the frame's edges are most of
+    /// a hole's contacts (the top and bottom edges of a one-row frame count once, not twice).
+    @Test func labellerMatchesItsReferenceOnTinyFrames() throws {
+        var random = Random(state: 57)
+        var filledHoles = 0
+        for round in 0..<400 {
+            let (width, height) = random.below(2) == 0 ? (1 + random.below(12), 1 + random.below(3))
+                                                       : (1 + random.below(3), 1 + random.below(12))
+            let labeller = try RunLabeller(width: width, height: height)
+            let classes = (0..<(width * height)).map { _ in UInt8(random.below(3)) }
+            let minimum = random.below(3)
+            var mask = [UInt8](repeating: 7, count: width * height)
+            let done = labeller.label(classes: classes, minimumBlob: minimum, into: &mask)
+            let expected = LabellerReference.label(classes: classes, width: width, height: height,
+                                                   minimumBlob: minimum, capacity: labeller.capacity)
+            #expect(done == (expected != nil), "\(width)x\(height) round \(round)")
+            guard done, let expected else { continue }
+            #expect(mask == expected, "\(width)x\(height) round \(round): \(classes) -> \(mask), reference \(expected)")
+            for i in classes.indices where classes[i] == LabellerReference.hole && mask[i] == 255 { filledHoles += 1 }
+        }
+        // Not vacuous: holes were filled as well as left.
+        #expect(filledHoles > 20)
+    }
+
     // MARK: whole scenes
 
-    /// The scalar blend run beside an engine on the same frames, fed the mask and work depth the
-    /// engine decided its temporal stage on, with its own temporal state.
+    /// The references run beside an engine on the same frames: the segmenter's on the work depth,
+    /// floor marks and band the engine segmented with, the labeller's on the engine's classes,
+    /// the blend's on the engine's mask and work depth with its own temporal state.
     final class StageReference {
         let width: Int
         let height: Int
@@ -214,6 +237,9 @@ import Testing
         var hasPrevious = false
         var previousUnit: Float = 0
         var frames = 0
+        /// Frames the engine segmented and labelled (the rest were too noisy: per-pixel fallback).
+        var segmentedFrames = 0
+        var labelledFrames = 0
 
         init(size: FrameSize) throws {
             width = size.width
@@ -230,18 +256,47 @@ import Testing
                 return
             }
             let count = width * height
+            var depth = [UInt16](repeating: 0, count: count)
+            for y in 0..<height {
+                for x in 0..<width { depth[y * width + x] = work.depth[y * work.stride + x] }
+            }
+            let classes = Array(UnsafeBufferPointer(start: engine.classesPlane, count: count))
+            if work.segmented {
+                let floor = Array(UnsafeBufferPointer(start: engine.floorMarks, count: count))
+                let segmented = SegmentsReference.segment(depth: depth, floor: floor, width: width, height: height,
+                                                          unit: work.unit, near: work.regionNear, far: work.regionFar,
+                                                          minimumPixels: parameters.minimumBlobPixels,
+                                                          pixelWidthMM: work.pixelWidthMM, feet: work.feet,
+                                                          capacity: engine.segmentCapacity)
+                if let segmented {
+                    let at = DepthKernelIdentityTests.mismatch(classes, segmented.classes, count: count)
+                    #expect(at == nil, "\(what): classes differ from the segmenter's reference first at \(at ?? -1)")
+                    segmentedFrames += 1
+                } else {
+                    Issue.record("\(what): segmented where the reference found too many runs")
+                }
+            }
+            if work.labelled {
+                if let labelled = LabellerReference.label(classes: classes, width: width, height: height,
+                                                          minimumBlob: parameters.minimumBlobPixels,
+                                                          capacity: engine.runCapacity) {
+                    let at = DepthKernelIdentityTests.mismatch(engine.maskPlane, labelled, count: count)
+                    #expect(at == nil, "\(what): mask differs from the labeller's reference first at \(at ?? -1)")
+                    labelledFrames += 1
+                } else {
+                    Issue.record("\(what): labelled where the reference found too many runs")
+                }
+            }
             for i in 0..<count { mask[i] = engine.maskPlane[i] }
             let weight = min(95, max(0, parameters.temporalPercent))
             if hasPrevious && weight > 0 && previousUnit == work.unit {
-                ReferenceTemporal.blend(mask: mask, soft: &soft, depth: work.depth, stride: work.stride,
+                TemporalReference.blend(mask: mask, soft: &soft, depth: depth, stride: width,
                                         previous: previousDepth, width: width, height: height,
                                         keep: 256 - weight * 256 / 100, base: max(1, min(1000, Int(20 / work.unit))))
             } else {
                 soft = mask
             }
-            for y in 0..<height {
-                for x in 0..<width { previousDepth[y * width + x] = work.depth[y * work.stride + x] }
-            }
+            previousDepth = depth
             hasPrevious = true
             previousUnit = work.unit
             let softAt = DepthKernelIdentityTests.mismatch(engine.softPlane, soft, count: count)
@@ -272,6 +327,7 @@ import Testing
             reference.check(engine, "synthetic frame \(frame)")
         }
         #expect(reference.frames == 12)
+        #expect(reference.segmentedFrames > 0 && reference.labelledFrames > 0)
     }
 
     @Test(arguments: [false, true])
@@ -289,6 +345,7 @@ import Testing
             reference.check(engine, "group frame \(frame)")
         }
         #expect(reference.frames == 10)
+        #expect(reference.segmentedFrames > 0 && reference.labelledFrames > 0)
     }
 
     /// Reprojected depth: the work grid is the engine's own plane, not the camera's.
@@ -308,6 +365,7 @@ import Testing
             reference.check(engine, "unregistered frame \(frame)")
         }
         #expect(reference.frames == 6)
+        #expect(reference.segmentedFrames > 0 && reference.labelledFrames > 0)
     }
 
     @Test(.enabled(if: KinectFrameTests.available, "needs ../shared/data/rgbd/pcl_five_people (real Kinect frame); not present"))
@@ -334,5 +392,35 @@ import Testing
             reference.check(engine, "kinect frame \(frame)")
         }
         #expect(reference.frames == 4)
+        #expect(reference.segmentedFrames > 0 && reference.labelledFrames > 0)
+    }
+}
+
+extension DepthKernelIdentityTests {
+    /// The segmenter's runs, regions and region contacts are the reference's: the same runs in
+    /// the same order, each run's region the same partition (a region's root is its first run,
+    /// the reference numbers regions by their first run), each root's contacts its region's.
+    static func expectSameRegions(_ segments: DepthSegments, _ reference: SegmentsReference.Result, _ what: String) {
+        let painted = segments.paintedRuns
+        #expect(segments.count == reference.runs.count, "\(what): \(segments.count) runs, the reference \(reference.runs.count)")
+        guard segments.count == reference.runs.count else { return }
+        var firstRunOfRegion = [Int](repeating: -1, count: reference.regions.count)
+        var differing = 0
+        for (i, run) in reference.runs.enumerated() {
+            let y = Int(painted.rowFirst[run.y]) <= i && i < Int(painted.rowFirst[run.y + 1])
+            if !y || Int(painted.start[i]) != run.start || Int(painted.end[i]) != run.end { differing += 1; continue }
+            let region = reference.regionOfRun[i]
+            if firstRunOfRegion[region] < 0 { firstRunOfRegion[region] = i }
+            if Int(painted.root[i]) != firstRunOfRegion[region] { differing += 1; continue }
+            if Int(painted.root[i]) == i {
+                let expected = reference.regions[region]
+                if Int(segments.nearerContacts[i]) != expected.nearerAcross
+                    || Int(segments.fartherContacts[i]) != expected.fartherAcross
+                    || (painted.keep[i] != 0) != expected.kept {
+                    differing += 1
+                }
+            }
+        }
+        #expect(differing == 0, "\(what): \(differing) runs differ from the reference (place, region, contacts or kept)")
     }
 }
