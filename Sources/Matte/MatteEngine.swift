@@ -4,23 +4,32 @@ import KernelIO
 /// Turns one Z16 depth frame into an 8-bit alpha at colour resolution: 255 where the subject is.
 ///
 /// Every plane is allocated in `init`; `process` allocates nothing, logs nothing and never
-/// blocks. Not thread-safe: one engine belongs to one pipeline stage. Single-threaded: the
-/// component labelling needs the whole frame; the per-row stages (classify, temporal, feather)
-/// could be split by row bands later if one core is not enough.
+/// blocks. Not thread-safe: one engine belongs to one pipeline stage, and it runs on one thread
+/// (the region and label stages need the whole frame).
 ///
-/// Cost follows the edges, not the area: flat stretches are copied or skipped eight pixels at a
+/// Cost follows the edges, not the area: flat stretches are copied or skipped many pixels at a
 /// time, and only pixels near a change of class or alpha are worked on.
 ///
-/// Stages, all on a "work" grid (the depth grid when registered, the colour camera's geometry at
-/// about depth resolution when projecting), then up to colour resolution:
-///  1. depth into the work grid (as is, nearest-neighbour resample, or reprojection);
-///  2. the band: fixed near..far, or auto (subject distance + margin, SubjectTracker);
-///  3. class map: foreground / background / hole;
-///  4. components on runs (RunLabeller): holes inside the subject filled, specks dropped;
-///  5. temporal smoothing, only where depth is steady, so a moving subject is not smeared;
-///  6. with a colour frame, up to colour resolution and the edges and shadow strips decided by
-///     colour (ColourEdges), then a box feather there; without, nearest-neighbour upscale and box
-///     feather (AlphaFeather).
+/// `process` runs these stages in order, each timed as the `MatteStage` named first; stages 1-7
+/// on the "work" grid (the depth grid when registered, the colour camera's geometry at about
+/// depth resolution when projecting), 8-9 at colour resolution. Sources/Matte/README.md says what
+/// each reads and writes and how they depend on each other.
+///  1. depth: into the work grid (as is, nearest-neighbour resample, or reprojection);
+///  2. band: fixed near..far, or auto's subject distance + margin (SubjectTracker); used only by
+///     the per-pixel fallback of 5;
+///  3. floorFit: the floor plane (FloorTracker);
+///  4. floorMarks: each reading on the floor, in its foot zone or neither (`segments.floor`);
+///  5. regions: people by depth continuity (DepthSegments) into the class map, judged on
+///     near..far (fixed) or near..subject_max (auto); it also copies the work depth for 7.
+///     Frames too noisy to segment are classified per pixel on the band of 2;
+///  6. labels: holes filled, specks dropped, enclosed gaps filled (RunLabeller), or the class map
+///     per pixel when too noisy;
+///  7. temporal: smoothing only where depth is steady, so a moving subject is not smeared;
+///  8. colourEdges (with a colour frame of alpha size): up to colour resolution, the edges and
+///     shadow strips decided by colour (ColourEdges);
+///  9. feather: a box feather at colour resolution with colour's decisions put back after it, or,
+///     without colour, nearest-neighbour upscale and box feather (AlphaFeather).
+/// `decontaminate`, called after `process`, is stage 10 (decontamination: RimDecontamination).
 /// Thresholds are converted to raw depth units once per frame, so no per-pixel unit multiply.
 public final class MatteEngine {
     public private(set) var parameters: MatteParameters
