@@ -1,5 +1,8 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer over the unit tests, the command-line checks and
 # a demo, on a build of their own (--build-path .build/sanitize), so the ordinary build is untouched.
+# That build also lays out frame memory guarded (-DBACKDROP_GUARD_PAGES: KernelIO's GuardedPlanes):
+# every matte plane ends against an inaccessible page, so a store past one, which ASan cannot see
+# inside the one allocation the planes otherwise share, stops the run as a SEGV report.
 #   make sanitize-test
 # What this toolchain supports here (Swift 6.3.1, x86_64 Linux): swiftc takes -sanitize=address
 # (and thread, fuzzer) but refuses -sanitize=undefined, so UBSan instruments the C code (the shims)
@@ -7,7 +10,7 @@
 # Every report stops the run with a failing exit code: ASan always aborts on its first report,
 # UBSan is told to (-fno-sanitize-recover), LeakSanitizer runs at each process exit.
 SANITIZE_PATH := .build/sanitize
-SANITIZE_FLAGS := $(SWIFT_FLAGS) --build-path $(SANITIZE_PATH) --sanitize address \
+SANITIZE_FLAGS := $(SWIFT_FLAGS) --build-path $(SANITIZE_PATH) --sanitize address -Xswiftc -DBACKDROP_GUARD_PAGES \
 	-Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined \
 	-Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined
 # allocator_may_return_null: a refused allocation must reach the code as NULL (the out-of-memory

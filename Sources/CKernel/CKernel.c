@@ -173,6 +173,15 @@ void *bk_aligned_alloc(size_t alignment, size_t size) {
 }
 void bk_free(void *pointer) { free(pointer); }
 
+size_t bk_page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+void *bk_guarded_alloc(size_t size) {
+    if (BK_SYSCALL(BK_CALL_ALLOC, -1, size, 0) != 0) return NULL;
+    void *pointer = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return pointer == MAP_FAILED ? NULL : pointer;
+}
+int bk_guard_pages(void *address, size_t length) { return mprotect(address, length, PROT_NONE) == 0 ? 0 : errno; }
+void bk_guarded_free(void *address, size_t size) { munmap(address, size); }
+
 void bk_log_line(const char *text) {
     // One write per line: journald and tests read whole lines even with several threads logging.
     // writev rather than a copy into a fixed buffer, so a long message (a list of problems) is

@@ -60,6 +60,15 @@ int bk_thread_join(uint64_t handle);
 void *bk_aligned_alloc(size_t alignment, size_t size);
 void bk_free(void *pointer);
 
+/// The guarded layout's memory (KernelIO's GuardedPlanes, for tests and the sanitizer stage):
+/// `size` bytes of zeroed, page-aligned anonymous memory, or NULL (the same fault point as
+/// bk_aligned_alloc); bk_guard_pages makes [address, address + length) inaccessible
+/// (mprotect PROT_NONE), so a store there is a SIGSEGV; bk_guarded_free unmaps the whole block.
+size_t bk_page_size(void);
+void *bk_guarded_alloc(size_t size);
+int bk_guard_pages(void *address, size_t length);
+void bk_guarded_free(void *address, size_t size);
+
 /// Writes one line to stderr in a single write so concurrent log lines do not interleave.
 void bk_log_line(const char *text);
 void bk_write_stdout(const char *text, size_t length);
