@@ -11,9 +11,9 @@ final class ButtonControls {
 
     /// Opens the lines `[buttons]` and board/<board>/buttons.conf name. A box whose buttons cannot
     /// be opened still runs: nil, with a warning that says what to fix.
-    static func open(_ settings: ButtonSettings) -> ButtonControls? {
+    static func open(_ settings: ButtonSettings, boardDirectory: String?) -> ButtonControls? {
         var wiring = ButtonWiring()
-        let boardFile = BoardDirectory.path(board: settings.board, file: "buttons.conf")
+        let boardFile = BoardDirectory.path(board: settings.board, file: "buttons.conf", override: boardDirectory)
         if let boardFile {
             do throws(SystemError) {
                 let text = try WholeFile.text(boardFile)

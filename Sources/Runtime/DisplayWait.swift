@@ -1,35 +1,38 @@
 import KernelIO
 import Scanout
 
-/// Opens the display, waiting in the event loop while nothing is plugged in: one try per
-/// `retryNanoseconds` on the loop's timer, signals served meanwhile (TERM/INT end the wait).
+/// The runtime loop's first state on the devices: the display is opened, and while nothing is
+/// plugged in it is tried again every `retryNanoseconds` on the loop's timer. Steady: READY was
+/// sent, STATUS says what the box waits for, the heartbeat feeds the watchdog. TERM/INT end the
+/// wait; HUP, USR1 and USR2 stay pending for the states after it.
 enum DisplayWait {
     static let retryNanoseconds: UInt64 = 500_000_000
 
-    /// The sink, or nil when a signal asked to stop first.
-    static func open(_ options: KMSSinkOptions, loop: EventLoop, signals: borrowing SignalChannel,
-                     watch: SignalWatch, heartbeat: inout Heartbeat, service: ServiceLink) throws(CommandFailure) -> KMSSink? {
-        let retry = loop.newDeadline()
-        defer { loop.setDeadline(retry, at: nil) }
+    /// The display `attempt` opened, or nil when a signal asked to stop first. An attempt that
+    /// fails other than with `.noDisplayConnected` ends the run.
+    static func open<Display>(loop: RuntimeLoop, signals: borrowing SignalChannel,
+                              _ attempt: () throws(ScanoutError) -> Display) throws(CommandFailure) -> Display? {
+        let retry = loop.events.newDeadline()
+        defer { loop.events.setDeadline(retry, at: nil) }
         var told = false
         while true {
-            do throws(ScanoutError) { return try KMSSink(options: options) } catch {
+            do throws(ScanoutError) { return try attempt() } catch {
                 guard error == .noDisplayConnected else { throw .runtime(error.message) }
             }
             if !told {
                 Log.info("no display connected; waiting for one (plug in HDMI)")
-                service.waiting(for: "a display (plug in HDMI)")
+                loop.service.waiting(for: "a display (plug in HDMI)")
                 told = true
             }
-            loop.setDeadline(retry, at: MonotonicClock.nowNanoseconds() + retryNanoseconds)
-            while loop.deadline(retry) != nil {
-                let ready = loop.wait()
-                if heartbeat.iterate(loop: loop, progress: 0, waitingForDevice: true) { service.beat() }
-                if let signal = watch.pending(ready, signals).stop {
+            loop.events.setDeadline(retry, at: MonotonicClock.nowNanoseconds() + retryNanoseconds)
+            while loop.events.deadline(retry) != nil {
+                _ = loop.next(signals, progress: 0, waitingForDevice: true)
+                if let signal = loop.stopSignal {
                     Log.info("stopping on signal \(signal)")
                     return nil
                 }
-                _ = loop.takeExpired(retry, now: MonotonicClock.nowNanoseconds())
+                if loop.takeStatistics() { StandardOutput.line("waiting for a display: no frames yet") }
+                _ = loop.events.takeExpired(retry, now: MonotonicClock.nowNanoseconds())
             }
         }
     }
