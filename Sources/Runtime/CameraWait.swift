@@ -1,5 +1,6 @@
 import Booth
 import Capture
+import Controls
 import Import
 import KernelIO
 
