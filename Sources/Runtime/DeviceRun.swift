@@ -1,4 +1,5 @@
 import Backgrounds
+import Buttons
 import Capture
 import Controls
 import Frames
@@ -45,7 +46,7 @@ public enum DeviceRun {
         let layer: Bool
         if case .plane = sink.blend { layer = true } else { layer = false }
         if layer { NoticeScreen.copy(backdrops.current, into: sink.backdropView) }
-        runtime.attach(ButtonControls.open(settings.buttons, boardDirectory: options.boardDirectory))
+        runtime.attach(ButtonSetup.open(settings.buttons, boardDirectory: options.boardDirectory))
 
         let sourceConfiguration = DeviceSettings.sourceConfiguration(settings.camera)
         let screen = SinkNoticeScreen(sink: sink, backdrop: backdrops.current, layer: layer, events: loop)

@@ -1,3 +1,4 @@
+import Buttons
 import Controls
 import KernelIO
 
@@ -101,7 +102,7 @@ final class RuntimeLoop {
     func pollButtons(_ act: (ButtonIntent, UInt64) -> Void) {
         guard let buttons else { return }
         _ = events.takeExpired(buttonDeadline, now: MonotonicClock.nowNanoseconds())
-        buttons.poll(readable: buttonsReadable, act)
+        buttons.poll(readable: buttonsReadable, failed: { Log.warning("buttons: \($0.message)") }, act)
         buttonsReadable = false
         events.setDeadline(buttonDeadline, at: buttons.nextDeadline)
     }
