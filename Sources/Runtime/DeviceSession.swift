@@ -208,7 +208,7 @@ final class DeviceSession {
         case .disarmDeadline:
             loop.setDeadline(boothDeadline, at: nil)
         case .captureShownFrame:
-            screens?.abandon(loop)
+            screens?.abandon(runner)
             shutter.begin(runner)
             // A refusal (no photos folder, a photo still saving) is known at once.
             if let input = shutter.iterate(0, runner: runner) { feed(input) }
