@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "Photos", dependencies: ["Frames", "Compose", "ImageCodec", "KernelIO", "CKernel"]),
         .target(name: "Sinks", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Import", dependencies: ["Settings", "ImageCodec", "Backgrounds", "Frames", "KernelIO", "CKernel"]),
-        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO", "Scanout"]),
+        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO"]),
         .target(name: "Service", dependencies: ["KernelIO", "CKernel"]),
         // The booth at run time: the event loop, device waits, the Booth's actions carried out.
         .target(name: "Runtime",
@@ -93,6 +93,6 @@ let package = Package(
         .testTarget(name: "ServiceTests", dependencies: ["Service", "KernelIO", "CKernel", "TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Service", "Scanout", "Capture", "Import", "KernelIO",
                                                         "CKernel", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Capture", "Backgrounds", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "Compose", "Booth", "Controls", "CAllocCounter", "CFaultInjector", "Photos", "ImageCodec", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Runtime", "Capture", "Backgrounds", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "Compose", "Booth", "Controls", "CAllocCounter", "CFaultInjector", "Photos", "ImageCodec", "TestSupport"]),
     ]
 )

@@ -1,7 +1,6 @@
 import Frames
 import FrameSync
 import KernelIO
-import Scanout
 import Synchronization
 
 /// Drives Source → FrameSync → compute → Sink on an event loop.
