@@ -49,12 +49,19 @@ let package = Package(
         .target(name: "Photos", dependencies: ["Frames", "Compose", "ImageCodec", "KernelIO", "CKernel"]),
         .target(name: "Sinks", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Import", dependencies: ["Settings", "ImageCodec", "Backgrounds", "Frames", "KernelIO", "CKernel"]),
-        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO", "Scanout"]),
+        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO"]),
         .target(name: "Service", dependencies: ["KernelIO", "CKernel"]),
+        // The booth at run time: the event loop, device waits, the Booth's actions carried out.
+        .target(name: "Runtime",
+                dependencies: ["Frames", "Matte", "Compose", "ImageCodec", "Settings", "Backgrounds", "Pipeline",
+                               "KernelIO", "CKernel", "Capture", "Scanout", "Controls", "Buttons", "Import", "Service",
+                               "Booth", "Photos"]),
+        // The CLI: main, the dispatcher, help, options and the commands.
         .executableTarget(name: "Appliance",
                           dependencies: ["Frames", "Matte", "Compose", "ImageCodec", "Settings",
                                          "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO",
-                                         "Capture", "Scanout", "Controls", "Buttons", "Import", "Service", "Booth", "Photos"]),
+                                         "Capture", "Scanout", "Controls", "Buttons", "Import", "Service", "Booth", "Photos",
+                                         "Runtime"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
         // Test-only helpers shared by the test targets that write files.
@@ -85,7 +92,9 @@ let package = Package(
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "ImageCodec", "Frames", "KernelIO", "TestSupport", "CAllocCounter", "CFaultInjector"]),
         .testTarget(name: "ImportTests", dependencies: ["Import", "Settings", "ImageCodec", "Frames", "KernelIO", "TestSupport", "CFaultInjector"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "KernelIO", "CKernel"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Capture", "Backgrounds", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "Compose", "Booth", "Controls", "CAllocCounter", "CFaultInjector", "Photos", "ImageCodec", "TestSupport"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "KernelIO", "CKernel", "TestSupport"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Service", "Scanout", "Capture", "Import", "KernelIO",
+                                                        "CKernel", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Runtime", "Capture", "Backgrounds", "Scenes", "Sinks", "Matte", "KernelIO", "Scanout", "Compose", "Booth", "Controls", "CAllocCounter", "CFaultInjector", "Photos", "ImageCodec", "TestSupport"]),
     ]
 )

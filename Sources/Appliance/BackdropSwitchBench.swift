@@ -1,6 +1,7 @@
 import Backgrounds
 import Frames
 import KernelIO
+import Runtime
 
 /// `backdrop bench --backgrounds DIR`: what a button press costs with the backdrop memory budget,
 /// driven as `LiveBackdrops` drives it: the decode on the backdrop worker, the I/O thread serving a

@@ -3,6 +3,7 @@ import Frames
 import KernelIO
 import Matte
 import Pipeline
+import Runtime
 import Scenes
 import Settings
 

@@ -1,6 +1,7 @@
 import Backgrounds
 import Frames
 import KernelIO
+import Runtime
 import Settings
 
 /// `backdrop check-config FILE [--backgrounds DIR]`: the same validation the device runs.

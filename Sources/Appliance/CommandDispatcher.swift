@@ -1,8 +1,9 @@
 import KernelIO
+import Runtime
 
 /// Maps the first word to a command; every failure ends as a message on stderr and an exit code.
 enum CommandDispatcher {
-    static func run(_ arguments: [String]) -> ExitCode {
+    static func run(_ arguments: [String], runtime: RuntimeOptions) -> ExitCode {
         guard let command = arguments.first else {
             StandardOutput.line(HelpText.overview)
             return .invalidInput
@@ -19,7 +20,7 @@ enum CommandDispatcher {
         case "render": help = HelpText.render; body = RenderCommand.run
         case "check-config": help = HelpText.checkConfig; body = CheckConfigCommand.run
         case "bench": help = HelpText.bench; body = BenchCommand.run
-        case "run": help = HelpText.run; body = RunCommand.run
+        case "run": help = HelpText.run; body = { (arguments) throws(CommandFailure) in try RunCommand.run(arguments, runtime: runtime) }
         case "make-backdrops": help = HelpText.makeBackdrops; body = MakeBackdropsCommand.run
         case "eval": help = HelpText.eval; body = EvalCommand.run
         case "record": help = HelpText.record; body = RecordCommand.run

@@ -1,4 +1,5 @@
 import Frames
+import Runtime
 
 /// A command's arguments after parsing: positional words and `--name value` / `--flag` options.
 /// Hand-written because swift-argument-parser is an outside package and does not build Embedded.

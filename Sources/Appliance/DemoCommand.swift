@@ -1,4 +1,5 @@
 import Backgrounds
+import Runtime
 import Scenes
 import Frames
 import ImageCodec

@@ -1,5 +1,6 @@
 import Import
 import KernelIO
+import Runtime
 
 /// `backdrop export-photos STICK_ROOT [--data DIR] [--photos DIR]`: the photos taken since the
 /// last export onto the stick's `backdrop/photos/` (see `PhotoExport`). The import unit runs it

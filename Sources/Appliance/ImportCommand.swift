@@ -1,5 +1,6 @@
 import Import
 import KernelIO
+import Runtime
 
 /// `backdrop import STICK_ROOT [--data DIR] [--config FILE]`: the stick's config and backdrops
 /// into a new generation of the data folder (the contract is at `StickImport`). One line per

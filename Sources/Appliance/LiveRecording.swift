@@ -2,6 +2,7 @@ import Capture
 import Compose
 import Frames
 import KernelIO
+import Runtime
 import Scenes
 import Settings
 

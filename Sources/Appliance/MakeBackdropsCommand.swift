@@ -2,6 +2,7 @@ import Backgrounds
 import Frames
 import ImageCodec
 import KernelIO
+import Runtime
 
 /// `backdrop make-backdrops DIR [--size WxH] [--jpeg]`: writes the project's own backdrops as PNG
 /// (or JPEG) files, for a box's backgrounds folder (the OS image lays them in) or a USB stick to

@@ -1,5 +1,6 @@
 import CKernel
 import KernelIO
+import Runtime
 
 /// Makes an output folder (and its parents) for frame sequences.
 enum OutputDirectory {

@@ -1,5 +1,6 @@
 import Frames
 import KernelIO
+import Runtime
 import Scenes
 import Settings
 

@@ -4,6 +4,7 @@ import ImageCodec
 import KernelIO
 import Matte
 import Pipeline
+import Runtime
 import Scenes
 import Settings
 import Sinks

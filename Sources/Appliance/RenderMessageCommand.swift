@@ -2,6 +2,7 @@ import Compose
 import Frames
 import ImageCodec
 import KernelIO
+import Runtime
 
 /// `backdrop render-message TEXT --out FILE.png [--size WxH] [--countdown]`: the message layer
 /// alone, exactly as the compose pass draws TEXT (black where the layer is transparent), and the

@@ -1,5 +1,6 @@
 import Import
 import KernelIO
+import Runtime
 
 /// `backdrop rollback [--data DIR]`: the previous generation becomes current again (and the one
 /// that was current becomes previous, so a second rollback undoes the first).

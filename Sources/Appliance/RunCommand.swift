@@ -3,6 +3,7 @@ import Scenes
 import Frames
 import KernelIO
 import Pipeline
+import Runtime
 import Scenes
 import Settings
 import Sinks
@@ -12,7 +13,7 @@ import Sinks
 enum RunCommand {
     static let defaultConfigPath = "/etc/backdrop/backdrop.conf"
 
-    static func run(_ arguments: [String]) throws(CommandFailure) {
+    static func run(_ arguments: [String], runtime: RuntimeOptions) throws(CommandFailure) {
         let options = try CommandOptions.parse(arguments, valued: ["--config", "--frames"], flags: [])
         _ = try options.positionals(0, names: "")
         let frames = try options.integer("--frames", default: 0, range: 0...100_000_000)
@@ -57,7 +58,7 @@ enum RunCommand {
                       backdrops: backdrops, signals: signals, frames: frames)
         case .v4l2:
             try DeviceRun.run(settings: settings, configPath: configPath, assembly: assembly, backdrops: backdrops,
-                              signals: signals, frames: frames)
+                              signals: signals, frames: frames, options: runtime)
         }
     }
 

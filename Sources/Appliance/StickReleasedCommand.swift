@@ -1,5 +1,6 @@
 import Import
 import KernelIO
+import Runtime
 
 /// `backdrop stick-released [--data DIR]`: the last word of a stick's visit for the booth's
 /// screen, "YOU CAN REMOVE THE STICK", in DIR/unmount-outcome (`ImportNotice`, step

@@ -1,7 +1,6 @@
 import Frames
 import FrameSync
 import KernelIO
-import Scanout
 import Synchronization
 
 /// Drives Source → FrameSync → compute → Sink on an event loop.
@@ -92,7 +91,7 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
     /// was readable, and ended otherwise (found by a recheck or another wake: epoll missed it).
     public private(set) var stallsEndedOnDescriptor = 0
     public private(set) var stallsEndedOtherwise = 0
-    /// Whether the wake being served had a source fd readable (set by `run`, cleared by `service`).
+    /// Whether the wake being served had a source fd readable (set by `serve`, cleared by `service`).
     private var wokeBySource = false
 
     /// - loop: the I/O thread's event loop to live in (nil: one of its own, for offline runs).
@@ -160,22 +159,42 @@ public final class PipelineRunner<Source: FrameSource & ~Copyable, Sink: FrameSi
 
     /// Runs the loop until the source ends, `frameLimit` pairs were taken (0 = no limit) and
     /// their frames are out, or `between` returns false. `between` gets the tokens that woke the
-    /// loop that are not the runner's (0 when a deadline did), after the runner served its own.
-    /// Returns the source's ending (`.ended`, `.disconnected`) or `.idle` when stopped.
+    /// loop that are not the runner's (0 when a deadline did), before the runner serves its own.
+    /// Returns the source's ending (`.ended`, `.disconnected`) or `.idle` when stopped. For runs
+    /// that own their loop (offline, tests); the booth's loop calls `serve` and `prepareWait`.
     @discardableResult
     public func run(frameLimit: Int = 0, between: (UInt64) -> Bool = { _ in true }) -> SourceEvent {
-        self.frameLimit = frameLimit
+        limitFrames(to: frameLimit)
+        var ready: UInt64 = 0
         while true {
-            service()
-            if finishedLimit || (sourceEnding != nil && !jobInFlight && composed == nil) { break }
-            loop.setDeadline(sourceDeadline, at: sourceDueTime())
-            let ready = loop.wait()
-            wokeBySource = ready & sourceToken != 0
+            if let ending = serve(ready) { return ending }
+            prepareWait()
+            ready = loop.wait()
             if !between(ready & ~tokens) { return .idle }
         }
+    }
+
+    /// Frames are taken until `frameLimit` pairs were (0 = no limit); `serve` then says `.idle`
+    /// once their frames are out.
+    public func limitFrames(to frameLimit: Int) { self.frameLimit = frameLimit }
+
+    /// Serves one wake of the loop that `ready` (the tokens it returned, 0 before the first wait)
+    /// describes: flips, compute's result, frames from the source. Nil while the run goes on;
+    /// once the source ended, or the frame limit was reached, and every frame in flight is out:
+    /// the source's ending (`.ended`, `.disconnected`), else `.idle`.
+    public func serve(_ ready: UInt64) -> SourceEvent? {
+        wokeBySource = ready & sourceToken != 0
+        service()
+        guard finishedLimit || (sourceEnding != nil && !jobInFlight && composed == nil) else { return nil }
         loop.setDeadline(sourceDeadline, at: nil)
         recheckDue = nil
         return sourceEnding ?? .idle
+    }
+
+    /// Before the loop sleeps: the source's own deadline (its next frame's due time, or the next
+    /// look at an idle camera).
+    public func prepareWait() {
+        loop.setDeadline(sourceDeadline, at: sourceDueTime())
     }
 
     /// Does everything that can be done now without waiting: flips that completed, a result from

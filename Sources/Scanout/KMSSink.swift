@@ -68,6 +68,9 @@ public final class KMSSink: FrameSink {
     private var generation: UInt64 = 1
     private var writebackArmed = false
     private var pendingFence: Int32 = -1
+    /// The event loop `pendingFence` is in (`watchWritebackFence`), so closing it takes it out
+    /// first: the fd never leaves this sink, and a stale number is never unwatched later.
+    private var fenceLoop: EventLoop? = nil
     private var lastConnectionCheck: UInt64 = 0
     // Frame-path property IDs, resolved once.
     private let layerPlaneID: UInt32
@@ -204,7 +207,7 @@ public final class KMSSink: FrameSink {
 
     deinit {
         takePlanesOff()
-        if pendingFence >= 0 { _ = bk_close(pendingFence) }
+        closeFence()
         if modeBlob != 0 { _ = drmModeDestroyPropertyBlob(card.fd, modeBlob) }
         flipEvents.deallocate()
         fence.deallocate()
@@ -317,7 +320,7 @@ public final class KMSSink: FrameSink {
     public func armWriteback() -> Bool {
         guard writebackBuffer != nil else { return false }
         // A capture nobody took (a photo given up on) must not pass for this one.
-        if pendingFence >= 0 { _ = bk_close(pendingFence); pendingFence = -1 }
+        closeFence()
         writebackArmed = true
         return true
     }
@@ -328,20 +331,32 @@ public final class KMSSink: FrameSink {
     public func withWriteback<R>(timeoutMS: Int, _ body: (ImageView) -> R) -> R? {
         guard let buffer = writebackBuffer, pendingFence >= 0 else { return nil }
         guard bk_poll_readable(pendingFence, Int32(timeoutMS)) == 1 else { return nil }
-        _ = bk_close(pendingFence)
-        pendingFence = -1
+        closeFence()
         return body(buffer.view)
     }
 
-    /// Lends the out-fence of the capture armed last (-1 when none is pending): it becomes
-    /// readable when the display has written the capture, so an event loop can wait on it.
-    public func withWritebackFence<R>(_ body: (Int32) -> R) -> R { body(pendingFence) }
+    /// Puts the out-fence of the capture armed last into `loop` under `token`: the loop wakes with
+    /// it once the display has written the capture. The fd stays this sink's (it leaves the loop
+    /// when the sink closes it: taken, given up, armed again, closed). False while no fence exists
+    /// yet (the commit carrying the capture is still to come); true again when already watched.
+    public func watchWritebackFence(in loop: EventLoop, token: UInt64) throws(SystemError) -> Bool {
+        guard pendingFence >= 0 else { return false }
+        if fenceLoop != nil { return true }
+        try loop.watch(pendingFence, token: token)
+        fenceLoop = loop
+        return true
+    }
+
+    /// Gives up the capture armed last: its fence leaves the loop and is closed.
+    public func dropWriteback() {
+        writebackArmed = false
+        closeFence()
+    }
 
     /// Lends the capture once its fence was readable (no waiting here) and forgets the fence.
     public func takeWriteback<R>(_ body: (ImageView) -> R) -> R? {
         guard let buffer = writebackBuffer, pendingFence >= 0 else { return nil }
-        _ = bk_close(pendingFence)
-        pendingFence = -1
+        closeFence()
         return body(buffer.view)
     }
 
@@ -375,7 +390,7 @@ public final class KMSSink: FrameSink {
 
     private func attachWriteback() -> Bool {
         guard writebackArmed, let buffer = writebackBuffer, let connector = output.writebackConnectorID else { return false }
-        if pendingFence >= 0 { _ = bk_close(pendingFence); pendingFence = -1 }
+        closeFence()
         fence.pointee = -1
         request.add(object: connector, property: writebackFramebufferProperty, value: UInt64(buffer.framebufferID))
         request.add(object: connector, property: writebackFenceProperty, value: UInt64(UInt(bitPattern: fence)))
@@ -386,6 +401,15 @@ public final class KMSSink: FrameSink {
     private func takeFence() {
         pendingFence = fence.pointee
         fence.pointee = -1
+    }
+
+    /// The one place the out-fence is closed: out of the loop it is in first.
+    private func closeFence() {
+        guard pendingFence >= 0 else { return }
+        fenceLoop?.unwatch(pendingFence)
+        fenceLoop = nil
+        _ = bk_close(pendingFence)
+        pendingFence = -1
     }
 
     /// Closing: one commit takes the planes this sink put on the CRTC off it, before the buffers

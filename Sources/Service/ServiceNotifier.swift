@@ -49,7 +49,7 @@ public struct ServiceNotifier: ~Copyable {
     /// Whether messages go anywhere (false when not started by a service manager).
     public var isConnected: Bool { socket >= 0 }
 
-    /// READY=1: start-up is finished; for the booth, the first frame is on screen.
+    /// READY=1: start-up is finished; for the booth, its event loop runs (devices may still be away).
     public func ready() throws(SystemError) { try send("READY=1") }
 
     /// STATUS=line, shown by `systemctl status`. A newline would start a new assignment in the

@@ -31,16 +31,22 @@ struct ButtonPanelDeviceTests {
         _ = bk_close(fd)
     }
 
-    /// Runs the I/O thread's part for a while: waits on the fd (bounded), reads, collects intents.
-    private func collect(_ input: ButtonInput, settleMS: Int) throws -> [ButtonIntent] {
+    /// Runs the I/O thread's part as the booth's loop does, for a while: waits on the fd (bounded),
+    /// polls the product's ButtonControls when it is readable, and once more at the end for what
+    /// fell due; collects intents. A failed read fails the test.
+    private func collect(_ input: ButtonControls, settleMS: Int) throws -> [ButtonIntent] {
         var intents: [ButtonIntent] = []
         let deadline = MonotonicClock.nowNanoseconds() + UInt64(settleMS) * 1_000_000
         while MonotonicClock.nowNanoseconds() < deadline {
             if input.panel.withDescriptor({ bk_poll_readable($0, 20) }) == 1 {
-                try input.handleReadable { intents.append($0) }
+                input.poll(readable: true, failed: { Issue.record("reading the edges failed: \($0.message)") }) { intent, _ in
+                    intents.append(intent)
+                }
             }
         }
-        input.handleTimer { intents.append($0) }
+        input.poll(readable: false, failed: { Issue.record("reading the edges failed: \($0.message)") }) { intent, _ in
+            intents.append(intent)
+        }
         return intents
     }
 
@@ -63,7 +69,7 @@ struct ButtonPanelDeviceTests {
     }
 
     @Test func aPressOnNextBecomesNextBackdrop() throws {
-        let input = ButtonInput(panel: try panel(debounceMS: 30), longPressMS: 800)
+        let input = ButtonControls(panel: try panel(debounceMS: 30), longPressMS: 800)
         drive(.next, pressed: true)
         MonotonicClock.sleep(nanoseconds: 100_000_000)
         drive(.next, pressed: false)
@@ -93,7 +99,7 @@ struct ButtonPanelDeviceTests {
     }
 
     @Test func aLongPressOnNextTogglesTheMatteView() throws {
-        let input = ButtonInput(panel: try panel(debounceMS: 30), longPressMS: 300)
+        let input = ButtonControls(panel: try panel(debounceMS: 30), longPressMS: 300)
         drive(.next, pressed: true)
         // The kernel's edge times decide the length, and a sleep never ends early.
         MonotonicClock.sleep(nanoseconds: 400_000_000)

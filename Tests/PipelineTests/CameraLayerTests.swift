@@ -1,6 +1,7 @@
 import Compose
 @_spi(Testing) import Frames
 import Matte
+import Runtime
 import Scanout
 import Scenes
 import Testing

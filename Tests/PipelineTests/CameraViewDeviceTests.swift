@@ -3,6 +3,7 @@ import Compose
 import Foundation
 @_spi(Testing) import Frames
 import KernelIO
+import Runtime
 import Scanout
 import Testing
 @testable import Capture

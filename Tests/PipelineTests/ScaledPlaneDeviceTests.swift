@@ -2,6 +2,7 @@ import Compose
 import Foundation
 @_spi(Testing) import Frames
 import Matte
+import Runtime
 import Scanout
 import Scenes
 import Testing

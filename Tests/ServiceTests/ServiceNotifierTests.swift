@@ -1,6 +1,7 @@
 import CKernel
 import Foundation
 import KernelIO
+import TestSupport
 import Testing
 @testable import Service
 

@@ -95,6 +95,9 @@ journalctl -b -u backdrop-boot-import.service -o cat --no-pager | sed "s/^/BOOT-
 echo READY-STATE=$(prop ActiveState)/$(prop SubState)
 echo READY-AT-US=$(prop ActiveEnterTimestampMonotonic)
 echo READY-STATUS=$(prop StatusText)
+# READY comes once the booth's loop runs, camera or not: the shutter waits for the first frame.
+n=0; until prop StatusText | grep -q '^showing: ' || [ $n -ge 300 ]; do sleep 1; n=$((n+1)); done
+echo SHOWING-STATUS=$(prop StatusText)
 # The shutter (GPIO22, offset 2 of the simulated chip): pressed low for 300 ms. Up to three
 # presses: on a loaded host the emulated display can miss the booth's 2 s for delivering the
 # writeback capture ("photo not saved: the display did not deliver the capture"), which the booth
@@ -216,7 +219,7 @@ gen=$(val GEN-CURRENT) order=$(val BOOT-IMPORT-BEFORE-BOOTH)
 # READY and STATUS
 ready=$(val READY-STATE) ready_us=$(val READY-AT-US)
 [ "$ready" = active/running ] && [ "${ready_us:-0}" -gt 0 ] &&
-  ok "backdrop.service reached READY (first frame on screen) $(awk -v u="$ready_us" 'BEGIN { printf "%.1f", u / 1e6 }') s after boot" ||
+  ok "backdrop.service reached READY (event loop running) $(awk -v u="$ready_us" 'BEGIN { printf "%.1f", u / 1e6 }') s after boot" ||
   bad "backdrop.service never reached READY (state $ready)"
 status=$(val RUNNING-STATUS)
 case $status in

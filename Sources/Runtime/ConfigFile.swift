@@ -3,8 +3,8 @@ import Settings
 
 /// Reads and validates a config file for a command. Warnings are logged; problems fail the
 /// command with every one of them listed, and nothing of the file is applied.
-enum ConfigFile {
-    static func load(_ path: String) throws(CommandFailure) -> Settings {
+public enum ConfigFile {
+    public static func load(_ path: String) throws(CommandFailure) -> Settings {
         switch parse(path) {
         case .success(let settings): return settings
         case .failure(let problems): throw problems
@@ -12,7 +12,7 @@ enum ConfigFile {
     }
 
     /// For reloads: the caller keeps its current settings when this fails.
-    static func parse(_ path: String) -> Result<Settings, CommandFailure> {
+    public static func parse(_ path: String) -> Result<Settings, CommandFailure> {
         let text: String
         do throws(SystemError) {
             text = try WholeFile.text(path)

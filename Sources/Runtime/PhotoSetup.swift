@@ -8,14 +8,14 @@ import Settings
 /// says on screen why no photo is taken.
 enum PhotoSetup {
     static func shutter(_ settings: PhotoSettings, layout: PhotoLayout, loop: EventLoop,
-                        cpuMask: UInt64) throws(CommandFailure) -> (writer: PhotoWriter?, capture: ShutterCapture) {
+                        cpuMask: UInt64, renameDelayMS: Int32?) throws(CommandFailure) -> (writer: PhotoWriter?, capture: ShutterCapture) {
         do throws(SystemError) {
             let finished = try WakeSignal()
             var writer: PhotoWriter? = nil
             var failure = ""
             do throws(PhotoError) {
                 writer = try PhotoWriter(directory: settings.directory, layout: layout, cpuMask: cpuMask,
-                                         notify: { finished.signal() }, beforeRename: renameDelay())
+                                         notify: { finished.signal() }, beforeRename: renameDelay(renameDelayMS))
                 let layers = settings.keepLayers ? " with colour, alpha and depth PNGs" : ""
                 Log.info("photos: JPEG into \(settings.directory)\(layers), countdown \(settings.countdownSeconds) s")
             } catch {
@@ -32,10 +32,8 @@ enum PhotoSetup {
     /// $BACKDROP_TEST_RENAME_DELAY_MS: the end-to-end test's window for killing the process
     /// mid-save (each file waits that long, written and fsynced, under its temporary name). On the
     /// writer's thread only, so the live view does not notice; unset on a real box.
-    private static func renameDelay() -> (@Sendable (String) -> Bool)? {
-        guard let text = ProcessArguments.environment("BACKDROP_TEST_RENAME_DELAY_MS"), let ms = Int32(text), ms > 0 else {
-            return nil
-        }
+    private static func renameDelay(_ ms: Int32?) -> (@Sendable (String) -> Bool)? {
+        guard let ms else { return nil }
         Log.warning("photos: every file waits \(ms) ms before its rename (BACKDROP_TEST_RENAME_DELAY_MS)")
         return { _ in
             do throws(SystemError) { _ = try Semaphore().wait(timeoutMilliseconds: ms) } catch {}

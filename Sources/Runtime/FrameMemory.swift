@@ -3,8 +3,8 @@ import KernelIO
 
 /// Frame memory for a command (its start-up buffers, a recording's frames): a refused allocation
 /// (ENOMEM) is the command's runtime failure, exit status 1, with the size named, not a crash.
-enum FrameMemory {
-    static func buffer(_ format: PixelFormat, _ size: FrameSize) throws(CommandFailure) -> PixelBuffer {
+public enum FrameMemory {
+    public static func buffer(_ format: PixelFormat, _ size: FrameSize) throws(CommandFailure) -> PixelBuffer {
         do throws(SystemError) {
             return try PixelBuffer(allocating: format, size: size)
         } catch {
@@ -13,7 +13,7 @@ enum FrameMemory {
     }
 
     /// What `make` builds around its frame memory (a source's or a sink's slots, the backdrops).
-    static func allocating<T: ~Copyable>(_ what: String, _ make: () throws(SystemError) -> T) throws(CommandFailure) -> T {
+    public static func allocating<T: ~Copyable>(_ what: String, _ make: () throws(SystemError) -> T) throws(CommandFailure) -> T {
         do throws(SystemError) {
             return try make()
         } catch {

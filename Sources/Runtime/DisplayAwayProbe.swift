@@ -10,8 +10,8 @@ final class DisplayAwayProbe {
     private let name: String
     private var lastLook: UInt64 = 0
 
-    static func fromEnvironment() -> DisplayAwayProbe? {
-        guard let path = ProcessArguments.environment("BACKDROP_TEST_DISPLAY_AWAY_FILE"), !path.isEmpty else { return nil }
+    static func from(_ options: RuntimeOptions) -> DisplayAwayProbe? {
+        guard let path = options.displayAwayFile else { return nil }
         let parts = DurablePath.split(path)
         do throws(SystemError) {
             let probe = DisplayAwayProbe(folder: try DirectoryDescriptor.open(parts.folder), name: parts.name)

@@ -2,8 +2,9 @@ import Backgrounds
 import KernelIO
 import Service
 
-/// What the service manager hears from the loop: READY once the first frame is on screen,
-/// WATCHDOG on every heartbeat (so a loop that stops beating is restarted), STOPPING at the end,
+/// What the service manager hears from the loop: READY once the loop runs (camera and display
+/// may still be away: STATUS says so, and the wait is a steady state, not a start that never
+/// ends), WATCHDOG on every heartbeat (so a loop that stops beating is restarted), STOPPING at the end,
 /// and STATUS, the line `systemctl status` shows a person: what the box waits for, or once it
 /// shows frames its camera, display mode, the frame rate it reaches and the current backdrop.
 /// Outside systemd (no NOTIFY_SOCKET) every message is a no-op and no status text is even built.
@@ -15,6 +16,8 @@ final class ServiceLink {
 
     private let notifier: ServiceNotifier
     private var readySent = false
+    /// The first frame reached the output (the running line replaced the waiting one).
+    private var showing = false
     private var failureSaid = false
     private var lastStatus = ""
     private var devices = ""
@@ -23,17 +26,25 @@ final class ServiceLink {
     private var measuredShown = 0
     private var measuredAt: UInt64 = 0
 
-    init() {
-        do throws(ServiceSetupError) { notifier = try ServiceNotifier.fromEnvironment() } catch {
-            Log.warning("service manager not told how the box is: \(error.message)")
-            do throws(ServiceSetupError) { notifier = try ServiceNotifier(notifySocket: nil, ownPID: 0) } catch {
-                preconditionFailure("a notifier without a socket cannot fail")
-            }
-        }
-        if let interval = notifier.watchdogInterval, interval.pingEveryNanoseconds < Heartbeat.intervalNanoseconds {
+    /// The service manager `$NOTIFY_SOCKET` names, if any.
+    convenience init() { self.init(notifier: Self.notifierFromEnvironment()) }
+
+    /// Talks through `notifier` (tests hand in one bound to their own socket).
+    init(notifier: consuming ServiceNotifier) {
+        self.notifier = notifier
+        if let interval = self.notifier.watchdogInterval, interval.pingEveryNanoseconds < Heartbeat.intervalNanoseconds {
             Log.warning("WatchdogSec is shorter than two heartbeats (\(Heartbeat.intervalNanoseconds / 1_000_000) ms each); expect restarts")
         }
         say("starting")
+    }
+
+    private static func notifierFromEnvironment() -> ServiceNotifier {
+        do throws(ServiceSetupError) { return try ServiceNotifier.fromEnvironment() } catch {
+            Log.warning("service manager not told how the box is: \(error.message)")
+        }
+        do throws(ServiceSetupError) { return try ServiceNotifier(notifySocket: nil, ownPID: 0) } catch {
+            preconditionFailure("a notifier without a socket cannot fail")
+        }
     }
 
     /// STATUS=waiting for WHAT (sent only when it changes), while no frame can be shown yet.
@@ -52,15 +63,21 @@ final class ServiceLink {
     /// A rescan replaced the backdrop set (SIGHUP); the running line names the new one's current.
     func backdropsReplaced(by backdrops: BackgroundLibrary) { self.backdrops = backdrops }
 
-    /// Call on every iteration: READY after the first frame reached the output, then the running
-    /// line every `statusRefreshNanoseconds`.
+    /// READY, once: the event loop runs and serves everything, whatever waits for a device.
+    func loopRunning() {
+        guard !readySent else { return }
+        readySent = true
+        send { (notifier) throws(SystemError) in try notifier.ready() }
+    }
+
+    /// Call on every iteration: the running line once the first frame reached the output, then
+    /// every `statusRefreshNanoseconds`.
     func framesShown(_ count: Int) {
         shown = count
         guard notifier.isConnected, count > 0 else { return }
         let now = MonotonicClock.nowNanoseconds()
-        if !readySent {
-            readySent = true
-            send { (notifier) throws(SystemError) in try notifier.ready() }
+        if !showing {
+            showing = true
             measuredShown = count
             measuredAt = now
             say("showing: \(devices); backdrop \(backdrops?.currentName ?? "none")")
@@ -76,7 +93,7 @@ final class ServiceLink {
     func beat() {
         send { (notifier) throws(SystemError) in try notifier.watchdog() }
         // A loop that beats but shows nothing for a whole period waits for its camera.
-        if readySent, shown == measuredShown, notifier.isConnected,
+        if showing, shown == measuredShown, notifier.isConnected,
            MonotonicClock.nowNanoseconds() - measuredAt >= Self.statusRefreshNanoseconds {
             measuredAt = MonotonicClock.nowNanoseconds()
             say("waiting for the camera: no frames for \(Self.statusRefreshNanoseconds / 1_000_000_000) s (\(devices))")

@@ -19,18 +19,17 @@ final class ScreenCapture {
     private let cpuMask: UInt64
     private let wake: WakeSignal
     private let resultToken: UInt64
-    private let fenceToken: UInt64
+    private var writeback: WritebackWait
     private let deadline: EventLoop.DeadlineID
     private var writer: PhotoWriter? = nil
     private var armed = false
-    private var fence: Int32 = -1
 
     init(directory: String, cpuMask: UInt64, loop: EventLoop) throws(SystemError) {
         self.directory = directory
         self.cpuMask = cpuMask
         wake = try WakeSignal()
         resultToken = loop.newToken()
-        fenceToken = loop.newToken()
+        writeback = WritebackWait(loop: loop)
         deadline = loop.newDeadline()
         try wake.withRawValue { (fd) throws(SystemError) in try loop.watch(fd, token: resultToken) }
     }
@@ -62,34 +61,33 @@ final class ScreenCapture {
     }
 
     /// Forgets an armed capture: a photo is about to take the writeback.
-    func abandon(_ loop: EventLoop) {
+    func abandon(_ runner: PipelineRunner<V4L2Source, KMSSink>) {
         guard armed else { return }
-        finish(loop)
+        finish(runner)
         Log.warning("screen capture abandoned: a photo took the writeback")
     }
 
     /// Call after every wake of the loop.
     func iterate(_ ready: UInt64, runner: PipelineRunner<V4L2Source, KMSSink>) {
         let loop = runner.loop
-        if armed && fence < 0 {
-            let pending = runner.withSink { sink in sink.withWritebackFence { $0 } }
-            if pending >= 0 {
-                do throws(SystemError) { try loop.watch(pending, token: fenceToken); fence = pending } catch {
-                    Log.warning("screen capture skipped: \(error.message)")
-                    finish(loop)
-                }
+        if armed {
+            switch writeback.poll(ready, runner: runner) {
+            case .failed(let error):
+                Log.warning("screen capture skipped: \(error.message)")
+                finish(runner)
+            case .ready:
+                let now = MonotonicClock.nowNanoseconds()
+                let writer = writer
+                let copied = writeback.take(runner: runner) { writer?.capture(composite: $0, at: now) ?? false }
+                if copied == true { writer?.startEncode() } else { Log.warning("screen capture skipped: the writer is busy") }
+                finish(runner)
+            case .waiting, .fenceWatched:
+                break
             }
-        }
-        if armed && fence >= 0 && ready & fenceToken != 0 {
-            let now = MonotonicClock.nowNanoseconds()
-            let writer = writer
-            let copied = runner.withSink { sink in sink.takeWriteback { writer?.capture(composite: $0, at: now) ?? false } }
-            if copied == true { writer?.startEncode() } else { Log.warning("screen capture skipped: the writer is busy") }
-            finish(loop)
         }
         if armed && loop.takeExpired(deadline, now: MonotonicClock.nowNanoseconds()) {
             Log.warning("screen capture skipped: the display did not deliver the picture")
-            finish(loop)
+            finish(runner)
         }
         if ready & resultToken != 0 {
             wake.drain()
@@ -103,10 +101,10 @@ final class ScreenCapture {
 
     func stop() { writer?.stop() }
 
-    private func finish(_ loop: EventLoop) {
-        if fence >= 0 { loop.unwatch(fence) }
-        fence = -1
+    /// The capture is over (taken or given up): its fence, if any is left, goes with it.
+    private func finish(_ runner: PipelineRunner<V4L2Source, KMSSink>) {
+        writeback.drop(runner: runner)
         armed = false
-        loop.setDeadline(deadline, at: nil)
+        runner.loop.setDeadline(deadline, at: nil)
     }
 }

@@ -24,7 +24,7 @@ final class ShutterCapture {
         /// Waiting for a frame composed after the capture began.
         case awaitingFrame
         /// The frame's commit carries the writeback; its fence is watched once it exists.
-        case awaitingWriteback(capturedAt: UInt64, fence: Int32)
+        case awaitingWriteback(capturedAt: UInt64)
         case encoding
     }
 
@@ -32,7 +32,7 @@ final class ShutterCapture {
     private let setupFailure: String
     private let resultWake: WakeSignal
     private let resultToken: UInt64
-    private let fenceToken: UInt64
+    private var writeback: WritebackWait
     private let deadline: EventLoop.DeadlineID
     private var phase = Phase.idle
     /// Set inside the runner's finished-frame call, handed to the booth by the next `iterate`.
@@ -44,7 +44,7 @@ final class ShutterCapture {
         self.setupFailure = setupFailure
         self.resultWake = resultWake
         resultToken = loop.newToken()
-        fenceToken = loop.newToken()
+        writeback = WritebackWait(loop: loop)
         deadline = loop.newDeadline()
         try resultWake.withRawValue { (fd) throws(SystemError) in try loop.watch(fd, token: resultToken) }
     }
@@ -77,7 +77,7 @@ final class ShutterCapture {
             // Armed now, the writeback rides on this frame's own commit, made right after this call.
             if sink.armWriteback() {
                 writer.stageLayers(colour: colour, alpha: alpha, depth: depth)
-                phase = .awaitingWriteback(capturedAt: frame.stamp.nanoseconds, fence: -1)
+                phase = .awaitingWriteback(capturedAt: frame.stamp.nanoseconds)
                 return
             }
             // No writeback: the composed buffer. Where the display blends the camera layer over the
@@ -107,25 +107,18 @@ final class ShutterCapture {
     /// Call after every wake of the loop: the captured frame, the writer's result, a give-up.
     func iterate(_ ready: UInt64, runner: PipelineRunner<V4L2Source, KMSSink>) -> BoothInput? {
         let loop = runner.loop
-        if case .awaitingWriteback(let capturedAt, var fence) = phase {
-            if fence < 0 {
-                let pending = runner.withSink { sink in sink.withWritebackFence { $0 } }
-                if pending >= 0 {
-                    do throws(SystemError) { try loop.watch(pending, token: fenceToken) } catch {
-                        fail(loop, "CANNOT WAIT FOR THE DISPLAY: \(error.errno.description)")
-                        return takeOutcome()
-                    }
-                    fence = pending
-                    phase = .awaitingWriteback(capturedAt: capturedAt, fence: fence)
-                    // The fence signals after the flip: give it the same time again.
-                    loop.setDeadline(deadline, at: MonotonicClock.nowNanoseconds() + Self.frameNanoseconds)
-                }
-            }
-            if fence >= 0 && ready & fenceToken != 0 {
-                loop.unwatch(fence)
-                let copied = runner.withSink { sink in
-                    sink.takeWriteback { view in writer?.capture(composite: view, at: capturedAt) ?? false }
-                }
+        if case .awaitingWriteback(let capturedAt) = phase {
+            switch writeback.poll(ready, runner: runner) {
+            case .failed(let error):
+                writeback.drop(runner: runner)
+                fail(loop, "CANNOT WAIT FOR THE DISPLAY: \(error.errno.description)")
+                return takeOutcome()
+            case .fenceWatched:
+                // The fence signals after the flip: give it the same time again.
+                loop.setDeadline(deadline, at: MonotonicClock.nowNanoseconds() + Self.frameNanoseconds)
+            case .ready:
+                let writer = writer
+                let copied = writeback.take(runner: runner) { view in writer?.capture(composite: view, at: capturedAt) ?? false }
                 if copied == true {
                     phase = .idle
                     loop.setDeadline(deadline, at: nil)
@@ -133,6 +126,8 @@ final class ShutterCapture {
                 } else {
                     fail(loop, "THE DISPLAY DID NOT DELIVER THE PICTURE")
                 }
+            case .waiting:
+                break
             }
         }
         if ready & resultToken != 0 { resultWake.drain() }
@@ -152,8 +147,8 @@ final class ShutterCapture {
             case .awaitingFrame:
                 runner.cancelFinishedFrame()
                 fail(loop, "NO FRAME FROM THE CAMERA")
-            case .awaitingWriteback(_, let fence):
-                if fence >= 0 { loop.unwatch(fence) }
+            case .awaitingWriteback:
+                writeback.drop(runner: runner)
                 fail(loop, "THE DISPLAY DID NOT DELIVER THE PICTURE")
             case .idle, .encoding:
                 break

@@ -6,8 +6,8 @@ import Settings
 
 /// Runs a finite source through the threaded pipeline in lockstep (every frame processed, so the
 /// output is identical on every machine) and prints the statistics.
-enum OfflineRun {
-    static func run<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
+public enum OfflineRun {
+    public static func run<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
         feed: consuming Source, sink: consuming Sink, processor: FrameProcessor, assembly: PipelineAssembly,
         backdrops: BackgroundLibrary, frames: Int, settings: Settings
     ) throws(CommandFailure) {

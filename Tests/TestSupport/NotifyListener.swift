@@ -1,23 +1,23 @@
 import CKernel
 import Foundation
 
-/// Stands in for the service manager: a bound AF_UNIX datagram socket that collects what was sent.
+/// Stands in for the service manager (ServiceTests, RuntimeTests): a bound AF_UNIX datagram socket that collects what was sent.
 /// Sends to a local datagram socket are queued before sendto() returns, so a receive right after a
 /// send that succeeded finds the datagram without waiting.
-struct NotifyListener: ~Copyable {
+public struct NotifyListener: ~Copyable {
     private let fd: Int32
     /// NOTIFY_SOCKET as systemd would spell it for this socket.
-    let spelling: String
+    public let spelling: String
     private let path: String?
 
     /// An abstract socket with a name unique to this process and call.
-    static func abstract() -> NotifyListener {
+    public static func abstract() -> NotifyListener {
         let name = "backdrop-test-\(UUID().uuidString)"
         return NotifyListener(kernelAddress: [0] + Array(name.utf8), spelling: "@" + name, path: nil)
     }
 
     /// A socket in the file system, as systemd 252 uses (/run/systemd/notify).
-    static func path() -> NotifyListener {
+    public static func path() -> NotifyListener {
         let path = "/tmp/backdrop-test-notify-\(UUID().uuidString)"
         _ = bk_unlink(path)
         return NotifyListener(kernelAddress: Array(path.utf8), spelling: path, path: path)
@@ -32,7 +32,7 @@ struct NotifyListener: ~Copyable {
     }
 
     /// The next queued datagram as text, or nil when none is queued.
-    func receive() -> String? {
+    public func receive() -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let got = buffer.withUnsafeMutableBytes { bk_unix_dgram_receive(fd, $0.baseAddress, $0.count) }
         guard got >= 0 else { return nil }

@@ -9,13 +9,13 @@ import Settings
 
 /// Turns `[pipeline]` and `[matte]` settings into a FrameProcessor and thread placement: which
 /// CPU each thread is pinned to, and whether it asks for real-time priority.
-struct PipelineAssembly {
-    let computeCPUMask: UInt64
-    let helperCPUMasks: [UInt64]
-    let realtimePriority: Int32
-    let ioCPUMask: UInt64
+public struct PipelineAssembly {
+    public let computeCPUMask: UInt64
+    public let helperCPUMasks: [UInt64]
+    public let realtimePriority: Int32
+    public let ioCPUMask: UInt64
 
-    init(_ settings: PipelineSettings, workersOverride: Int? = nil) {
+    public init(_ settings: PipelineSettings, workersOverride: Int? = nil) {
         let workers = max(1, workersOverride ?? settings.workers)
         var cpus: [Int] = []
         switch settings.workerCPUs {
@@ -38,7 +38,7 @@ struct PipelineAssembly {
         ioCPUMask = settings.ioCPU.map { 1 << UInt64($0 & 63) } ?? 0
     }
 
-    func makeProcessor(colorFormat: PixelFormat, colorSize: FrameSize, depthSize: FrameSize, outputSize: FrameSize,
+    public func makeProcessor(colorFormat: PixelFormat, colorSize: FrameSize, depthSize: FrameSize, outputSize: FrameSize,
                        fit: FitMode, matte: MatteParameters, projection: DepthProjection?) throws(CommandFailure) -> FrameProcessor {
         do throws(SystemError) {
             return try FrameProcessor(colorFormat: colorFormat, colorSize: colorSize, depthSize: depthSize,
@@ -55,7 +55,7 @@ struct PipelineAssembly {
 
     /// Builds the runner over `processor` in `loop` and starts its compute thread where the config
     /// places it.
-    func startRunner<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
+    public func startRunner<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
         source: consuming Source, sink: consuming Sink, processor: FrameProcessor, pacing: PacingMode,
         syncToleranceNanoseconds: UInt64, generation: FrameGeneration, loop: EventLoop? = nil
     ) throws(CommandFailure) -> PipelineRunner<Source, Sink> {
@@ -73,7 +73,7 @@ struct PipelineAssembly {
     /// Places the calling (I/O) thread: its `io_cpu` and, with `realtime`, real-time priority.
     /// Call after every worker exists, so none inherits the I/O thread's CPU (workers also reset
     /// their own placement, see WorkerThread). Says once what was refused.
-    func placeIOThread() {
+    public func placeIOThread() {
         if ioCPUMask != 0 && bk_pin_current_thread(ioCPUMask) != 0 {
             Log.warning("could not pin the I/O thread to the configured io_cpu; running unpinned")
         }

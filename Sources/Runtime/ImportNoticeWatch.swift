@@ -6,6 +6,8 @@ import Import
 final class ImportNoticeWatch {
     private var seen: ImportNoticeSeen?
     private var rescanHeld = false
+    /// Outcomes shown while the booth could not reload yet (the camera wait), for that reload.
+    private var carried: [ImportNotice] = []
 
     init(configPath: String) {
         seen = ImportNotice.dataFolder(forConfig: configPath).map { ImportNoticeSeen(data: $0) }
@@ -14,6 +16,15 @@ final class ImportNoticeWatch {
     /// The outcomes not shown yet, in step order (a SIGHUP may come after several steps).
     func takeNew() -> [ImportNotice] {
         seen?.takeNew() ?? []
+    }
+
+    /// `notices` were shown already, and the reload they ask for is left to the live booth.
+    func carry(_ notices: [ImportNotice]) { carried += notices }
+
+    /// What `carry` kept, taken.
+    func takeCarried() -> [ImportNotice] {
+        defer { carried = [] }
+        return carried
     }
 
     /// The rescan just started belongs to an import whose text is on screen.

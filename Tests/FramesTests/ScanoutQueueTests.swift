@@ -1,5 +1,5 @@
 import Testing
-@testable import Scanout
+@testable import Frames
 
 @Suite struct ScanoutQueueTests {
     @Test func slotMovesQueuedThenCurrentAndFreesThePrevious() {

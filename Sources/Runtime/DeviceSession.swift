@@ -15,17 +15,17 @@ import Settings
 /// buttons, device losses, deadlines and the photo writer's results fed to the `BoothMachine`,
 /// whose actions are carried out here (messages into the compose pass's message slot, the photo
 /// through `ShutterCapture`, backdrops through `LiveBackdrops`, the matte view as a generation);
-/// signals (SIGUSR2: `ScreenCapture`) and the heartbeat. All on the one event loop; a camera that goes away gets a still
-/// with the booth's message while it is reopened on the back-off's deadlines. I/O thread only.
+/// signals (SIGUSR2: `ScreenCapture`). The runtime loop's live state: its wake also serves the
+/// pipeline; a camera that goes away gets a still with the booth's message while it is reopened
+/// on the back-off's deadlines. I/O thread only.
 final class DeviceSession {
     private let runner: PipelineRunner<V4L2Source, KMSSink>
+    private let runtime: RuntimeLoop
     private let loop: EventLoop
     private var settings: Settings
     private let configPath: String
     private let backdrops: LiveBackdrops
-    private let buttons: ButtonControls?
     private let layer: Bool
-    private var heartbeat: Heartbeat
     private let service: ServiceLink
     private let messages: MessageSlot
     private let shutter: ShutterCapture
@@ -34,8 +34,6 @@ final class DeviceSession {
     private var booth: BoothMachine
     private var actions: [BoothAction] = []
     private var camera: CameraLink
-    private let buttonToken: UInt64
-    private let buttonDeadline: EventLoop.DeadlineID
     private let boothDeadline: EventLoop.DeadlineID
     private var stopping = false
     /// The rollback gesture's switch while the backdrop worker runs it.
@@ -48,59 +46,57 @@ final class DeviceSession {
     private var modesetFailureSaid = false
     private let started = MonotonicClock.nowNanoseconds()
     private let shutdown: ShutdownSteps
-    private let displayAwayProbe = DisplayAwayProbe.fromEnvironment()
+    private let displayAwayProbe: DisplayAwayProbe?
 
-    init(runner: PipelineRunner<V4L2Source, KMSSink>, settings: Settings, configPath: String, backdrops: LiveBackdrops,
-         buttons: ButtonControls?, layer: Bool, heartbeat: Heartbeat, service: ServiceLink, messages: MessageSlot,
-         shutter: ShutterCapture, screens: ScreenCapture?, shutdown: ShutdownSteps) {
-        self.service = service
+    /// `importNotices`: made when the run started, so outcomes written while the box waited for
+    /// its devices are news here (the camera wait may have shown some: `ImportNoticeWatch.carry`).
+    init(runner: PipelineRunner<V4L2Source, KMSSink>, runtime: RuntimeLoop, settings: Settings, configPath: String,
+         backdrops: LiveBackdrops, importNotices: ImportNoticeWatch, layer: Bool, messages: MessageSlot,
+         shutter: ShutterCapture, screens: ScreenCapture?, options: RuntimeOptions, shutdown: ShutdownSteps) {
+        self.runtime = runtime
+        service = runtime.service
         self.shutdown = shutdown
         self.runner = runner
-        loop = runner.loop
+        loop = runtime.events
         self.settings = settings
         self.configPath = configPath
         self.backdrops = backdrops
-        self.buttons = buttons
         self.layer = layer
-        self.heartbeat = heartbeat
         self.messages = messages
         self.shutter = shutter
         self.screens = screens
-        importNotices = ImportNoticeWatch(configPath: configPath)
+        self.importNotices = importNotices
         booth = BoothMachine(configuration: BoothConfiguration(countdownSeconds: settings.photos.countdownSeconds))
         actions.reserveCapacity(8)
-        camera = CameraLink(loop: runner.loop)
-        buttonToken = runner.loop.newToken()
-        buttonDeadline = runner.loop.newDeadline()
-        boothDeadline = runner.loop.newDeadline()
-        if let buttons {
-            do throws(SystemError) {
-                try buttons.withDescriptor { (fd) throws(SystemError) in try runner.loop.watch(fd, token: buttonToken) }
-            } catch {
-                Log.warning("buttons not watched: \(error.message)")
-            }
-        }
-        if let hold = ImportNoticeHold.fromEnvironment() { booth.configuration.importSummaryNanoseconds = hold }
+        camera = CameraLink(loop: runtime.events)
+        boothDeadline = runtime.events.newDeadline()
+        displayAwayProbe = DisplayAwayProbe.from(options)
+        if let hold = ImportNoticeHold.from(options) { booth.configuration.importSummaryNanoseconds = hold }
     }
 
-    func run(signals: borrowing SignalChannel, watch: SignalWatch, frames: Int) {
-        while !stopping {
-            let ending = runner.run(frameLimit: frames) { ready in
-                self.iterate(ready, signals: signals, watch: watch)
-                return !self.stopping
+    /// Until a stop signal, the source's end, or `frames` pairs (0: no limit) are out. Each wake:
+    /// the pipeline first, then everything else; while the camera is away the pipeline has no
+    /// frames to serve, only flips.
+    func run(signals: borrowing SignalChannel, frames: Int) {
+        runner.limitFrames(to: frames)
+        var ready: UInt64 = 0
+        var woke = false
+        while true {
+            if let ending = runner.serve(ready), !cameraAway {
+                // Ended, or the frame limit reached with its frames out: only a lost camera goes on.
+                guard ending == .disconnected else { break }
+                Log.warning("camera disconnected; showing the notice and reopening it when it returns")
+                feed(.deviceLost(.camera))
             }
-            guard ending == .disconnected, !stopping else { break }
-            Log.warning("camera disconnected; showing the notice and reopening it when it returns")
-            feed(.deviceLost(.camera))
-            while cameraAway && !stopping {
+            if woke { iterate(ready & ~runner.tokens) }
+            if stopping { break }
+            if cameraAway {
                 if !noticeShown { noticeShown = showNotice() }
                 reopenIfDue()
-                if !cameraAway || stopping { break }
-                let ready = loop.wait()
-                runner.service()
-                iterate(ready & ~runner.tokens, signals: signals, watch: watch)
             }
-            if frames > 0 && runner.pairsTaken >= frames { break }
+            runner.prepareWait()
+            ready = runtime.next(signals, progress: runner.presented, waitingForDevice: cameraAway || displayAway)
+            woke = true
         }
         service.stopping()
         runner.stop()
@@ -115,36 +111,28 @@ final class DeviceSession {
     }
 
     private var report: String {
-        LiveRun.report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started) + "\n"
+        LiveRun.report(runner.statistics, loop: loop, heartbeat: runtime.heartbeat, since: started) + "\n"
             + runner.withSource { $0.statisticsSummary }
     }
 
     /// Everything but frames, after every wake of the loop.
-    private func iterate(_ ready: UInt64, signals: borrowing SignalChannel, watch: SignalWatch) {
-        if heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: cameraAway || displayAway) {
-            service.beat()
-        }
+    private func iterate(_ ready: UInt64) {
         service.framesShown(runner.presented)
-        let pending = watch.pending(ready, signals)
-        if pending.statistics { StandardOutput.line(report) }
-        if pending.reload { reload() }
+        if runtime.takeStatistics() { StandardOutput.line(report) }
+        if runtime.takeReload() { reload() }
         // The next commit carries the capture; with no camera frames that is the still, drawn again.
-        if pending.screenCapture, let screens, screens.request(runner, photoBusy: shutter.holdsWriteback), cameraAway {
+        if runtime.takeScreenCapture(), let screens, screens.request(runner, photoBusy: shutter.holdsWriteback), cameraAway {
             noticeShown = false
         }
-        if let signal = pending.stop {
+        if let signal = runtime.stopSignal {
             shutdown.begin()
             Log.info("stopping on signal \(signal)")
             stopping = true
             return
         }
-        if let buttons {
-            _ = loop.takeExpired(buttonDeadline, now: MonotonicClock.nowNanoseconds())
-            buttons.poll(readable: ready & buttonToken != 0) { intent, pressed in
-                Log.info("button: \(intent.name) (\(pressed / 1_000_000) ms)")
-                feed(.button(intent))
-            }
-            loop.setDeadline(buttonDeadline, at: buttons.nextDeadline)
+        runtime.pollButtons { intent, pressed in
+            Log.info("button: \(intent.name) (\(pressed / 1_000_000) ms)")
+            feed(.button(intent))
         }
         if let input = shutter.iterate(ready, runner: runner) { feed(input) }
         screens?.iterate(ready, runner: runner)
@@ -174,9 +162,10 @@ final class DeviceSession {
     /// rather than the rescan's count). Nothing here waits: the folder is read on its own thread,
     /// the new set is taken by compute at a frame boundary.
     private func reload() {
+        let shownWhileWaiting = importNotices.takeCarried()
         let notices = importNotices.takeNew()
         for notice in notices { feed(.importReported(notice.text, failed: notice.failed)) }
-        guard ImportNoticeSeen.reloads(after: notices) else { return }
+        guard ImportNoticeSeen.reloads(after: shownWhileWaiting + notices) else { return }
         if let reloaded = ConfigReload.load(configPath, current: settings) {
             settings = reloaded
             runner.publish { $0.matte = reloaded.matte }
@@ -186,7 +175,7 @@ final class DeviceSession {
         }
         if let refused = backdrops.rescan(settings, outputSize: runner.withSink { $0.outputSize }) {
             feed(.notice(refused))
-        } else if !notices.isEmpty {
+        } else if !notices.isEmpty || !shownWhileWaiting.isEmpty {
             importNotices.holdRescanNotice()
         }
     }
@@ -219,7 +208,7 @@ final class DeviceSession {
         case .disarmDeadline:
             loop.setDeadline(boothDeadline, at: nil)
         case .captureShownFrame:
-            screens?.abandon(loop)
+            screens?.abandon(runner)
             shutter.begin(runner)
             // A refusal (no photos folder, a photo still saving) is known at once.
             if let input = shutter.iterate(0, runner: runner) { feed(input) }

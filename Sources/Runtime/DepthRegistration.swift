@@ -7,11 +7,11 @@ import Settings
 /// a recording, RunCommand and RenderCommand put the recording's own facts there first). Every
 /// path that builds a matte (render, run on a recording, run on the cameras) asks here, so
 /// unregistered depth lines up with the person the same way everywhere.
-enum DepthRegistration {
+public enum DepthRegistration {
     /// nil when depth is already registered (or cannot be reprojected: said as a warning).
     /// `depthSize` and `colorSize` are what the source delivers; the config's intrinsics are in
     /// pixels at `[camera] size` and are scaled when the granted size differs.
-    static func projection(camera: CameraSettings, depthSize: FrameSize, colorSize: FrameSize) -> DepthProjection? {
+    public static func projection(camera: CameraSettings, depthSize: FrameSize, colorSize: FrameSize) -> DepthProjection? {
         guard !camera.registered else {
             Log.info("depth: registered to colour by the camera; used pixel for pixel")
             return nil
@@ -38,7 +38,7 @@ enum DepthRegistration {
     /// `[camera]` as it applies to a recording: the recording says whether its depth is
     /// registered and may carry the depth intrinsics (at its depth size); colour intrinsics and
     /// the offset still come from the config.
-    static func camera(_ camera: CameraSettings, recordingRegistered: Bool, recordingIntrinsics: PinholeIntrinsics?,
+    public static func camera(_ camera: CameraSettings, recordingRegistered: Bool, recordingIntrinsics: PinholeIntrinsics?,
                        depthSize: FrameSize) -> CameraSettings {
         var adjusted = camera
         adjusted.registered = recordingRegistered

@@ -6,17 +6,19 @@ import Pipeline
 import Settings
 
 /// The appliance's steady state for one source and sink without devices (synthetic scene or
-/// recording into a file or nowhere): live pacing (late frames dropped), one event loop holding
-/// the signals and the heartbeat, statistics at exit and on SIGUSR1.
-enum LiveRun {
-    static func run<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
+/// recording into a file or nowhere): live pacing (late frames dropped), the runtime loop's live
+/// state with nothing to wait for (its wake serves the pipeline, the signals and the heartbeat),
+/// statistics at exit and on SIGUSR1.
+public enum LiveRun {
+    public static func run<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
         feed: consuming Source, sink: consuming Sink, settings: Settings, configPath: String, assembly: PipelineAssembly,
         backdrops: BackgroundLibrary, signals: borrowing SignalChannel, frames: Int
     ) throws(CommandFailure) {
         let cameraSummary = feed.summary
         let outputSummary = sink.summary
-        let loop = try makeLoop()
-        let watch = try SignalWatch(signals, in: loop)
+        let service = ServiceLink()
+        let runtime = try RuntimeLoop(signals: signals, service: service)
+        let loop = runtime.events
         let tolerance = settings.sync.toleranceNanoseconds(fps: feed.frameRate)
         let processor = try assembly.makeProcessor(colorFormat: feed.colorFormat, colorSize: feed.colorSize,
                                                    depthSize: feed.depthSize, outputSize: sink.outputSize,
@@ -38,39 +40,41 @@ enum LiveRun {
         // SIGHUP means what it means on the devices: the config again, then the backdrop folder.
         let live = LiveBackdrops(backdrops, loop: loop, cpuMask: assembly.computeCPUMask)
         var current = settings
-        var stopSignal: Int32? = nil
-        var heartbeat = Heartbeat(loop: loop)
-        let service = ServiceLink()
         let started = MonotonicClock.nowNanoseconds()
-        runner.run(frameLimit: frames) { ready in
-            if heartbeat.iterate(loop: loop, progress: runner.presented, waitingForDevice: false) { service.beat() }
-            service.framesShown(runner.presented)
-            let pending = watch.pending(ready, signals)
-            if pending.statistics {
-                StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started))
-            }
-            if pending.reload {
-                if let settings = ConfigReload.load(configPath, current: current) {
-                    current = settings
-                    runner.publish { $0.matte = settings.matte }
+        runner.limitFrames(to: frames)
+        var ready: UInt64 = 0
+        var woke = false
+        while runner.serve(ready) == nil {
+            if woke {
+                service.framesShown(runner.presented)
+                if runtime.takeStatistics() {
+                    StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: runtime.heartbeat, since: started))
                 }
-                if let refused = live.rescan(current, outputSize: runner.withSink { $0.outputSize }) {
-                    Log.warning("backdrop rescan: \(refused)")
+                if runtime.takeReload() {
+                    if let settings = ConfigReload.load(configPath, current: current) {
+                        current = settings
+                        runner.publish { $0.matte = settings.matte }
+                    }
+                    if let refused = live.rescan(current, outputSize: runner.withSink { $0.outputSize }) {
+                        Log.warning("backdrop rescan: \(refused)")
+                    }
                 }
+                _ = live.iterate(ready & ~runner.tokens, runner: runner)
+                if runtime.stopSignal != nil { break }
             }
-            _ = live.iterate(ready, runner: runner)
-            stopSignal = pending.stop
-            return stopSignal == nil
+            runner.prepareWait()
+            ready = runtime.next(signals, progress: runner.presented, waitingForDevice: false)
+            woke = true
         }
         service.stopping()
         runner.stop()
         live.stop()
-        if let stopSignal { Log.info("stopping on signal \(stopSignal)") }
-        StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: heartbeat, since: started))
+        if let stopSignal = runtime.stopSignal { Log.info("stopping on signal \(stopSignal)") }
+        StandardOutput.line(report(runner.statistics, loop: loop, heartbeat: runtime.heartbeat, since: started))
         if let failure = runner.finishSink() { throw .runtime(failure) }
     }
 
-    static func makeLoop() throws(CommandFailure) -> EventLoop {
+    public static func makeLoop() throws(CommandFailure) -> EventLoop {
         do throws(SystemError) { return try EventLoop() } catch {
             throw .runtime("cannot set up the event loop: \(error.message)")
         }

@@ -1,4 +1,5 @@
 import Backgrounds
+import Buttons
 import Capture
 import Controls
 import Frames
@@ -11,13 +12,14 @@ import Settings
 
 /// `source = v4l2`, `sink = kms`: the appliance on real devices, in this order: the display
 /// (waited for, so the box can say what is wrong on screen), the buttons, the cameras (waited
-/// for with a notice), then the live loop (`DeviceSession`). Every wait is the one event loop's.
-enum DeviceRun {
-    static func run(settings: Settings, configPath: String, assembly: PipelineAssembly, backdrops: BackgroundLibrary,
-                    signals: borrowing SignalChannel, frames: Int) throws(CommandFailure) {
+/// for with a notice), then the live booth (`DeviceSession`): three states of the one runtime loop,
+/// which is READY from its first wait on.
+public enum DeviceRun {
+    public static func run(settings: Settings, configPath: String, assembly: PipelineAssembly, backdrops: BackgroundLibrary,
+                           signals: borrowing SignalChannel, frames: Int, options: RuntimeOptions) throws(CommandFailure) {
         let shutdown = ShutdownSteps()
         try open(settings: settings, configPath: configPath, assembly: assembly, backdrops: backdrops, signals: signals,
-                 frames: frames, shutdown: shutdown)
+                 frames: frames, options: options, shutdown: shutdown)
         // Here every device is closed (their owners ended with `open`).
         shutdown.mark("devices closed")
         if let summary = shutdown.summary { Log.info(summary) }
@@ -25,16 +27,18 @@ enum DeviceRun {
 
     private static func open(settings: Settings, configPath: String, assembly: PipelineAssembly,
                              backdrops initialBackdrops: BackgroundLibrary, signals: borrowing SignalChannel, frames: Int,
-                             shutdown: ShutdownSteps) throws(CommandFailure) {
+                             options: RuntimeOptions, shutdown: ShutdownSteps) throws(CommandFailure) {
         guard settings.output.sink == .kms else {
             throw .invalidInput("[camera] source = v4l2 needs [output] sink = kms in this build")
         }
-        let loop = try LiveRun.makeLoop()
-        let watch = try SignalWatch(signals, in: loop)
-        var heartbeat = Heartbeat(loop: loop)
-        let service = ServiceLink()
-        guard let sink = try DisplayWait.open(DeviceSettings.sinkOptions(settings.output), loop: loop, signals: signals,
-                                              watch: watch, heartbeat: &heartbeat, service: service) else { return }
+        let runtime = try RuntimeLoop(signals: signals, service: ServiceLink())
+        let loop = runtime.events
+        // Made now: an import that ends while the box waits for its devices is news to the booth.
+        let importNotices = ImportNoticeWatch(configPath: configPath)
+        let sinkOptions = DeviceSettings.sinkOptions(settings.output)
+        guard let sink = try DisplayWait.open(loop: runtime, signals: signals, { () throws(ScanoutError) in
+            try KMSSink(options: sinkOptions)
+        }) else { return }
         Log.info(sink.summary)
         // Backdrops are prescaled once to the mode the display granted.
         let backdrops = initialBackdrops.outputSize == sink.outputSize ? initialBackdrops
@@ -42,11 +46,14 @@ enum DeviceRun {
         let layer: Bool
         if case .plane = sink.blend { layer = true } else { layer = false }
         if layer { NoticeScreen.copy(backdrops.current, into: sink.backdropView) }
-        let buttons = ButtonControls.open(settings.buttons)
+        runtime.attach(ButtonSetup.open(settings.buttons, boardDirectory: options.boardDirectory))
 
-        guard let source = try CameraWait.open(DeviceSettings.sourceConfiguration(settings.camera), sink: sink,
-                                               backdrop: backdrops.current, layer: layer, loop: loop, signals: signals,
-                                               watch: watch, heartbeat: &heartbeat, service: service) else { return }
+        let sourceConfiguration = DeviceSettings.sourceConfiguration(settings.camera)
+        let screen = SinkNoticeScreen(sink: sink, backdrop: backdrops.current, layer: layer, events: loop)
+        guard let source = CameraWait.open(loop: runtime, signals: signals, screen: screen, notices: importNotices,
+                                           noticeHold: options.importNoticeNanoseconds, { () throws(CaptureError) in
+            try V4L2Source(configuration: sourceConfiguration)
+        }) else { return }
         Log.info(source.summary)
         let tolerance = settings.sync.toleranceNanoseconds(fps: source.frameRate)
         let processor = try assembly.makeProcessor(colorFormat: source.colorFormat, colorSize: source.colorSize,
@@ -55,7 +62,7 @@ enum DeviceRun {
                                                    projection: DepthRegistration.projection(
                                                        camera: settings.camera, depthSize: source.depthSize,
                                                        colorSize: source.colorSize))
-        let scaled = try scaleOnTheDisplay(sink: sink, processor: processor)
+        let scaled = try scaleOnTheDisplay(sink: sink, processor: processor, refused: options.refuseScaling)
         CameraViewPath.offer(source: source, sink: sink)
         // The photo's layers are the camera's frames and the matte, as compute sees them; where the
         // display blends the camera over the backdrop plane, the photo is composed the same way
@@ -82,20 +89,21 @@ enum DeviceRun {
         Log.info("running: matte \(settings.matte.mode.name), blend \(layer ? "on the display" : "on the CPU"), "
                  + "\(scaled ? "camera layer \(source.colorSize.description) scaled by the display" : "compose at \(sink.outputSize.description)"), "
                  + "\(processor.bandCount) compute band(s)")
-        service.running(devices: "camera \(source.colorFormat.name) \(source.colorSize.description) + depth "
+        runtime.service.running(devices: "camera \(source.colorFormat.name) \(source.colorSize.description) + depth "
                         + "\(source.depthSize.description) at \(source.frameRate) fps; display \(sink.modeDescription)",
                         backdrops: backdrops)
-        let photos = try PhotoSetup.shutter(settings.photos, layout: photoLayout, loop: loop, cpuMask: assembly.computeCPUMask)
-        let session = DeviceSession(runner: runner, settings: settings, configPath: configPath,
+        let photos = try PhotoSetup.shutter(settings.photos, layout: photoLayout, loop: loop, cpuMask: assembly.computeCPUMask,
+                                            renameDelayMS: options.photoRenameDelayMS)
+        let session = DeviceSession(runner: runner, runtime: runtime, settings: settings, configPath: configPath,
                                     backdrops: LiveBackdrops(backdrops, loop: loop, cpuMask: assembly.computeCPUMask,
                                                              plane: layer ? { backdrop in
                                                                  runner.withSink { NoticeScreen.copy(backdrop, into: $0.backdropView) }
                                                              } : nil),
-                                    buttons: buttons, layer: layer, heartbeat: heartbeat, service: service,
+                                    importNotices: importNotices, layer: layer,
                                     messages: processor.messages, shutter: photos.capture,
                                     screens: PhotoSetup.screens(settings.photos, loop: loop, cpuMask: assembly.computeCPUMask),
-                                    shutdown: shutdown)
-        session.run(signals: signals, watch: watch, frames: frames)
+                                    options: options, shutdown: shutdown)
+        session.run(signals: signals, frames: frames)
         photos.writer?.stop()
         shutdown.mark("photo writer")
     }
@@ -103,11 +111,11 @@ enum DeviceRun {
     /// A camera with fewer pixels than the mode: asks the display to scale a camera-sized layer
     /// (TEST_ONLY decides; compose then follows the camera's pixels, not the TV's) and says which
     /// configuration runs and why. False: the layer stays output-sized, or the CPU composes frames.
-    /// $BACKDROP_TEST_REFUSE_SCALING (tests only) has the display refuse the scaled layer as a
-    /// driver that cannot scale would, so the fallback can be run on a board that can.
-    private static func scaleOnTheDisplay(sink: KMSSink, processor: FrameProcessor) throws(CommandFailure) -> Bool {
+    /// `refused` ($BACKDROP_TEST_REFUSE_SCALING, tests only) has the display refuse the scaled layer
+    /// as a driver that cannot scale would, so the fallback can be run on a board that can.
+    private static func scaleOnTheDisplay(sink: KMSSink, processor: FrameProcessor, refused: Bool) throws(CommandFailure) -> Bool {
         guard case .plane = sink.blend, processor.colorSize.pixelCount < sink.outputSize.pixelCount else { return false }
-        if ProcessArguments.environment("BACKDROP_TEST_REFUSE_SCALING") != nil {
+        if refused {
             Log.warning("display: scaling refused for the test (BACKDROP_TEST_REFUSE_SCALING)")
             sink.refusesScaling = true
         }

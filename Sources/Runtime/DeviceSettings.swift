@@ -3,8 +3,8 @@ import Scanout
 import Settings
 
 /// `[output]` and `[camera]` as the device adapters' options.
-enum DeviceSettings {
-    static func sinkOptions(_ output: OutputSettings) -> KMSSinkOptions {
+public enum DeviceSettings {
+    public static func sinkOptions(_ output: OutputSettings) -> KMSSinkOptions {
         var options = KMSSinkOptions()
         if case .named(let path) = output.card { options.card = path }
         options.mode = output.mode
@@ -17,7 +17,7 @@ enum DeviceSettings {
         return options
     }
 
-    static func sourceConfiguration(_ camera: CameraSettings) -> V4L2SourceConfiguration {
+    public static func sourceConfiguration(_ camera: CameraSettings) -> V4L2SourceConfiguration {
         func choice(_ device: DeviceChoice) -> NodeChoice {
             if case .named(let path) = device { return .path(path) }
             return .auto
