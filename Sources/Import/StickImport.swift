@@ -6,7 +6,7 @@ import Settings
 /// Taking a USB stick's config and backdrops into a new generation of the data folder.
 ///
 /// The stick (a contract, also in the README):
-/// - A folder `backdrop/` at the root of the stick (FAT32, exFAT or ext4) holds `backdrop.conf`
+/// - A folder `backdrop/` at the root of the stick (FAT32 or exFAT: the unit mounts no other type) holds `backdrop.conf`
 ///   (optional) and `backgrounds/` (optional, PNG and JPEG). If `backdrop/photos/` exists, the
 ///   photos taken since the last export are copied there (`PhotoExport`).
 /// - The stick's `backgrounds/` replaces the box's set: what is on the stick is what the box shows.
