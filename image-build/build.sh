@@ -181,9 +181,13 @@ make_image() {
   cp "$tree/boot/vmlinuz-$ver" "$boot/vmlinuz"
   cp "$tree/boot/initrd.img-$ver" "$boot/initrd.img"
   cp "$tree/usr/lib/linux-image-$ver/broadcom/bcm2711-rpi-4-b.dtb" "$boot/"
-  cp "$tree/usr/lib/raspi-firmware/start4.elf" "$tree/usr/lib/raspi-firmware/fixup4.dat" "$boot/"
+  # config.txt's gpu_mem=16 makes the Pi 4's bootloader load the cut-down GPU firmware, and only
+  # that pair (tests/image/bootchain.py derives the same from config.txt and checks the partition).
+  cp "$tree/usr/lib/raspi-firmware/start4cd.elf" "$tree/usr/lib/raspi-firmware/fixup4cd.dat" "$boot/"
   cp "$recipe/boards/$board/config.txt" "$boot/config.txt"
-  sed "s/@ROOT_PARTUUID@/$rootpu/" "$recipe/boards/$board/cmdline.txt" > "$boot/cmdline.txt"
+  sed -e "s/@ROOT_PARTUUID@/$rootpu/" -e "s/@MACHINE_ID@/$MACHINE_ID/" "$recipe/boards/$board/cmdline.txt" > "$boot/cmdline.txt"
+  # The boot partition holds the one board's firmware and DTB; the root keeps no other board's.
+  rm -rf "$tree/usr/lib/raspi-firmware" "$tree/usr/lib/linux-image-$ver"
   cp "$recipe/boot-backdrop-README.txt" "$boot/backdrop/README.txt"
   # The kernel and initrd live on the boot partition only.
   rm -f "$tree/boot/vmlinuz-$ver" "$tree/boot/initrd.img-$ver" "$tree/vmlinuz" "$tree/initrd.img" "$tree/vmlinuz.old" "$tree/initrd.img.old"
@@ -191,12 +195,22 @@ make_image() {
   sed -e "s/@ROOT@/$rootpu/" -e "s/@DATA@/$datapu/" -e "s/@BOOT@/$bootpu/" "$recipe/fstab" > "$tree/etc/fstab"
   sed -i "s/@DATA_PARTUUID@/$datapu/" "$tree/etc/systemd/system/backdrop-grow-data.service"
 
+  # mmdebstrap leaves the build host's name and resolver in the root. The box has no network: its
+  # own name, and no resolv.conf (the C library then asks no one).
+  echo backdrop > "$tree/etc/hostname"
+  rm -f "$tree/etc/resolv.conf"
+  # systemd never sets the clock earlier than this file's time (there is no RTC): the build's.
+  touch -d "@$SOURCE_DATE_EPOCH" "$tree/usr/lib/clock-epoch"
+
   # Units: enabled and masked with the host's systemctl on the tree (no emulation).
   systemctl --root="$tree" enable backdrop.service backdrop-grow-data.service backdrop-boot-import.service >&2
   [ ! -f "$recipe/boards/$board/units" ] || systemctl --root="$tree" enable $(grep -v '^#' "$recipe/boards/$board/units") >&2
   # The HDMI display belongs to the booth; no getty there (the serial getty comes from console=).
   # getty-static is Debian's fallback that starts gettys on tty2-6 when there is no D-Bus (as here).
   systemctl --root="$tree" mask getty@tty1.service getty-static.service systemd-firstboot.service e2scrub_all.timer e2scrub_reap.service >&2
+  # A keyboard on the stick port must not reboot the box: Ctrl-Alt-Del does nothing (the burst
+  # action is off in system.conf.d, SysRq in sysctl.d and on the command line).
+  systemctl --root="$tree" mask ctrl-alt-del.target >&2
   if [ -n "$(find "$tree" -xdev -path "$tree/proc" -prune -o \( -name '*-old' -o -name '*.dpkg-*' \) -print -quit)" ]; then
     find "$tree" -xdev \( -name '*-old' -o -name '*.dpkg-new' -o -name '*.dpkg-old' \) -delete 2>/dev/null || true
   fi

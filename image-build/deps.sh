@@ -3,7 +3,11 @@
 set -euo pipefail
 # arch-test: mmdebstrap refuses a foreign-architecture root without it ("E: install arch-test for
 # foreign architecture support"), and it is only a Recommends, which --no-install-recommends skips.
-need=(mmdebstrap arch-test qemu-user-static genimage bmap-tools mtools dosfstools e2fsprogs fdisk xz-utils systemd)
+# kmod: base-root.sh runs depmod on the pruned modules from the host. zstd: tests/image/bootchain.py
+# lists the initramfs.
+# qemu-system-arm: the boot tests (tests/image/boot-qemu.sh, reboot-qemu.sh) run the image on virt.
+need=(mmdebstrap arch-test qemu-user-static genimage bmap-tools mtools dosfstools e2fsprogs fdisk xz-utils systemd kmod zstd
+      qemu-system-arm)
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

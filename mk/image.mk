@@ -10,6 +10,9 @@
 #   make powercut [POWERCUT_TRIALS=200]  -> QEMU killed during a stick import, the data partition checked
 #   make powercut-test                   -> the same, 20 trials (in make test)
 #   make image-unit-test                 -> the units' exposure scores and facts (in make test)
+#   make image-reboot-test [REBOOTS=5]   -> the rpi4 card booted REBOOTS times on QEMU virt with the RTC
+#                                           at 1970: one journal directory, the clock never going back
+#                                           (not in make test: 2-8 min a boot here, by host load)
 # The image is cached by a hash of all its inputs (image-build/build.sh): unchanged inputs take about
 # a second, and image-test 16-40 s more to read the image; a new firmware binary, unit or config
 # re-assembles the rpi4 image from the cached root (3-6 min here under load), which image-test in
@@ -22,7 +25,9 @@ POWERCUT_TRIALS ?= 200
 IMAGE_BOOT_STICK ?= 0
 IMAGE_BOOT_TIMEOUT ?= 1200
 
-.PHONY: image image-test image-boot-test image-unit-test image-repro powercut powercut-test
+REBOOTS ?= 5
+
+.PHONY: image image-test image-boot-test image-unit-test image-repro powercut powercut-test image-reboot-test
 image:
 	@$(MAKE) --no-print-directory firmware ARCH=arm64
 	@bash image-build/build.sh $(BOARD)
@@ -36,6 +41,10 @@ image-boot-test: build
 	@bash vboard/deps.sh
 	@$(MAKE) --no-print-directory image BOARD=qemu-arm64
 	@BOOT_TEST_STICK=$(IMAGE_BOOT_STICK) bash tests/image/boot-qemu.sh build/image/backdrop-qemu-arm64.img $(IMAGE_BOOT_TIMEOUT)
+
+image-reboot-test:
+	@$(MAKE) --no-print-directory image BOARD=rpi4
+	@bash tests/image/reboot-qemu.sh build/image/backdrop-rpi4.img.xz $(REBOOTS) 1200
 
 image-unit-test:
 	@bash tests/image/unit-security.sh

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +21,13 @@ int bk_open_read_at(int dirfd, const char *name) {
 }
 int bk_create_at(int dirfd, const char *name) {
     return BK_SYSCALL(BK_CALL_OPEN, dirfd, 0, openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
+}
+
+int bk_flock_try(int fd, int exclusive) {
+    int result;
+    do result = flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB); while (result < 0 && errno == EINTR);
+    if (result == 0) return 0;
+    return errno == EWOULDBLOCK ? 1 : -1;
 }
 
 static int kind_of(mode_t mode) {

@@ -6,7 +6,7 @@ import Settings
 /// Taking a USB stick's config and backdrops into a new generation of the data folder.
 ///
 /// The stick (a contract, also in the README):
-/// - A folder `backdrop/` at the root of the stick (FAT32, exFAT or ext4) holds `backdrop.conf`
+/// - A folder `backdrop/` at the root of the stick (FAT32 or exFAT: the unit mounts no other type) holds `backdrop.conf`
 ///   (optional) and `backgrounds/` (optional, PNG and JPEG). If `backdrop/photos/` exists, the
 ///   photos taken since the last export are copied there (`PhotoExport`).
 /// - The stick's `backgrounds/` replaces the box's set: what is on the stick is what the box shows.
@@ -53,6 +53,11 @@ public enum StickImport {
         /// the sealed generation is being switched in, the import finishes (a few calls). Nil:
         /// never stops (the command passes `StopRequest.pending`).
         public var stopRequested: (@Sendable () -> String?)? = nil
+        /// Another import holding the data folder (`ImportLock`) is waited for: this many tries,
+        /// `lockIntervalNS` apart (by default 14 minutes, inside the unit's 15-minute start
+        /// timeout), each after asking `stopRequested`.
+        public var lockAttempts: Int = 4200
+        public var lockIntervalNS: UInt64 = 200_000_000
 
         public init(stick: String) { self.stick = stick }
     }
@@ -93,7 +98,6 @@ public enum StickImport {
     }
 
     private static func importStick(_ options: Options, into report: inout ImportReport) throws(ImportAbort) -> ImportOutcome {
-        let limits = options.limits
         let stickRoot = try ImportAbort.attempt("cannot open the stick at \(options.stick)", on: .stick, missingIsInput: true) { () throws(SystemError) in try DirectoryDescriptor.open(options.stick) }
         let folderKind: FileStatus.Kind?
         do throws(SystemError) { folderKind = try StickFile.kind(of: stickFolder, in: stickRoot) } catch {
@@ -107,6 +111,30 @@ public enum StickImport {
         let stick = try ImportAbort.attempt("cannot open \(stickFolder)/ on the stick", on: .stick) { () throws(SystemError) in try stickRoot.openDirectory(stickFolder) }
 
         let data = try ImportAbort.attempt("cannot open the data folder \(options.data)") { () throws(SystemError) in try DataFolder.open(options.data) }
+        // One import at a time (ImportLock): the lock is held until this import has returned.
+        let taken = try ImportAbort.attempt("cannot lock the data folder \(options.data)") { () throws(SystemError) in
+            try ImportLock.take(in: data, attempts: options.lockAttempts, intervalNS: options.lockIntervalNS,
+                                stopRequested: options.stopRequested)
+        }
+        guard let lock = consume taken else {
+            try ImportAbort.checkStop(options.stopRequested)
+            throw ImportAbort(message: "another import kept the data folder \(options.data) busy (\(ImportLock.name)) for as long as this one waits",
+                              screen: "BUSY WITH ANOTHER IMPORT")
+        }
+        do throws(ImportAbort) {
+            let outcome = try importLocked(options, data: data, stick: stick, stickRoot: stickRoot, into: &report)
+            lock.release()
+            return outcome
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+
+    private static func importLocked(_ options: Options, data: borrowing DataFolder, stick: borrowing DirectoryDescriptor,
+                                     stickRoot: borrowing DirectoryDescriptor,
+                                     into report: inout ImportReport) throws(ImportAbort) -> ImportOutcome {
+        let limits = options.limits
         let currentName: String?
         do throws(SystemError) {
             // Leftovers of an interrupted import go first, so their space is free again.

@@ -26,9 +26,10 @@ public struct KMSOutput {
     let strayPlanes: [KMSProperties]
 
     /// The first connected connector with a CRTC and an XRGB8888 primary plane, in the mode asked
-    /// for (`wanted`, else the connector's preferred one). Throws `.noDisplayConnected` when
-    /// nothing is plugged in, so the caller can wait and try again.
-    public static func find(card: KMSCard, wanted: FrameSize? = nil) throws(ScanoutError) -> KMSOutput {
+    /// for (`wanted`, else the one `DisplayMode.choose` takes within `budget`). Throws
+    /// `.noDisplayConnected` when nothing is plugged in, so the caller can wait and try again.
+    public static func find(card: KMSCard, wanted: FrameSize? = nil,
+                            budget: DisplayMode.Budget = .unbounded) throws(ScanoutError) -> KMSOutput {
         let fd = card.fd
         guard let resources = drmModeGetResources(fd) else { throw .unsupported("\(card.path) lost its KMS resources") }
         defer { drmModeFreeResources(resources) }
@@ -55,7 +56,13 @@ public struct KMSOutput {
         guard let crtcIndex = crtcs.indices.first(where: { chosen.crtcMask & (1 << UInt32($0)) != 0 }) else {
             throw .unsupported("\(chosen.name) has no usable CRTC")
         }
-        guard let mode = DisplayMode.choose(chosen.modes, wanted: wanted) else { throw .noDisplayConnected }
+        guard let mode = DisplayMode.choose(chosen.modes, wanted: wanted, budget: budget) else {
+            var smallest = chosen.modes[0].size
+            for mode in chosen.modes where mode.size.pixelCount < smallest.pixelCount { smallest = mode.size }
+            throw .unsupported("no mode of \(chosen.name) fits the display memory (CMA) free: \(budget.buffers) buffers of "
+                + "\(smallest.description) need \(budget.bytes(for: smallest) >> 20) MB, \((budget.bytes ?? 0) >> 20) MB are free; "
+                + "give the kernel more with cma= on the command line")
+        }
         let planes = Self.planes(fd: fd, crtcIndex: crtcIndex)
         guard let primary = planes.first(where: { $0.type == UInt64(BK_DRM_PLANE_TYPE_PRIMARY) && $0.xrgb }) else {
             throw .unsupported("no primary plane for XRGB8888 on CRTC \(crtcs[crtcIndex])")

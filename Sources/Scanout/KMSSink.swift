@@ -84,7 +84,12 @@ public final class KMSSink: FrameSink {
     public init(options: KMSSinkOptions) throws(ScanoutError) {
         precondition(options.slotCount >= 2 && options.slotCount <= 3)
         let card = try KMSCard.open(options.card)
-        let output = try KMSOutput.find(card: card, wanted: options.mode)
+        // Every buffer the sink may hold at once: the slots, the backdrop under an overlay plane,
+        // the writeback target. The Pi's display driver takes them from CMA, which is small.
+        let buffers = options.slotCount + (options.blend == .cpu ? 0 : 1) + (options.writeback ? 1 : 0)
+        var budget = DisplayMode.Budget.unbounded
+        if let meminfo = try? WholeFile.text("/proc/meminfo") { budget = .fromMeminfo(meminfo, buffers: buffers) }
+        let output = try KMSOutput.find(card: card, wanted: options.mode, budget: budget)
         let size = output.mode.size
         var usePlane = false
         if options.blend != .cpu, output.overlayPlaneID != nil { usePlane = true }

@@ -12,7 +12,7 @@ public struct KMSSinkOptions: Equatable, Sendable {
 
     /// A card path, or nil to find the KMS card by capability.
     public var card: String? = nil
-    /// The mode's size, or nil for the connector's preferred mode.
+    /// The mode's size, or nil for `auto` (DisplayMode.choose).
     public var mode: FrameSize? = nil
     public var blend: BlendRequest = .auto
     /// Keep the writeback connector on the CRTC so frames can be captured (photos, tests).

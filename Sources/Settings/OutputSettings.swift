@@ -40,7 +40,7 @@ public struct OutputSettings: Equatable, Sendable {
     /// Frame size of the null and file sinks, pixels (the kms sink uses `mode`).
     public var size = FrameSize(width: 1280, height: 720)
     public var card: DeviceChoice = .auto
-    /// Display mode; nil picks the connector's preferred mode.
+    /// Display mode; nil is `auto` (DisplayMode.choose: the native mode up to 1080p that fits).
     public var mode: FrameSize? = nil
     public var blend: Blend = .auto
     /// Capture each shown frame through the connector's writeback (photos of exactly what was seen).

@@ -26,6 +26,19 @@ rm -f "$root/boot/initrd.img-$ver"
 chroot "$root" mkinitramfs -o "/boot/initrd.img-$ver" "$ver"
 log "initramfs: $(du -k "$root/boot/initrd.img-$ver" | cut -f1) KiB ($(( $(date +%s) - t )) s)"
 
+# What only built the initramfs does not run on the box: purged, with the initramfs kept aside
+# (a purge script may clean /boot). The kernel package's dependency on an initramfs tool is left
+# unmet on purpose: nothing installs into this root after the build.
+t=$(date +%s)
+keep=$(mktemp)
+cp "$root/boot/initrd.img-$ver" "$keep"
+build_only=$(chroot "$root" dpkg-query -W -f='${Package}\n' initramfs-tools initramfs-tools-core klibc-utils libklibc cpio zstd 2>/dev/null || true)
+# shellcheck disable=SC2086
+chroot "$root" dpkg --purge --force-depends $build_only >&2
+cp "$keep" "$root/boot/initrd.img-$ver"; rm -f "$keep"
+rm -rf "$root/etc/initramfs-tools" "$root/var/lib/initramfs-tools" "$root/usr/share/initramfs-tools"
+log "purged the build-only packages ($(echo $build_only)) ($(( $(date +%s) - t )) s)"
+
 # raspi-firmware's hook filled /boot/firmware for every Pi; the recipe writes the boot partition.
 rm -rf "$root/boot/firmware"; mkdir -p "$root/boot/firmware"
 rm -rf "$root/var/cache/apt" "$root/var/lib/apt/lists" "$root/var/cache/debconf"/*-old

@@ -48,9 +48,14 @@ read -r _ data_start data_size data_puuid < <(grep '^PART3' "$tmp/parts")
 # --- boot partition (FAT, through mtools at its byte offset) ---
 fat="$img@@$((boot_start * 512))"
 listing=$(mdir -i "$fat" -b ::/ 2>&1) || bad "mdir cannot read the boot partition: $listing"
-for f in start4.elf fixup4.dat bcm2711-rpi-4-b.dtb vmlinuz initrd.img config.txt cmdline.txt backdrop/; do
-  grep -qx "::/$f" <<< "$listing" && ok "boot partition has $f" || bad "boot partition lacks $f"
-done
+grep -qx "::/backdrop/" <<< "$listing" && ok "boot partition has backdrop/" || bad "boot partition lacks backdrop/"
+# Every file config.txt makes the Pi 4 load (GPU firmware pair, kernel, DTB, initramfs), derived
+# by the firmware's rules, and no other board's firmware (tests/image/bootchain.py).
+mkdir "$tmp/boot"
+mcopy -s -n -i "$fat" '::/*' "$tmp/boot/"
+bootchain=$(dirname "$0")/bootchain.py
+if out=$(python3 "$bootchain" firmware "$tmp/boot" 2>&1); then echo "$out"; ok "config.txt's boot chain is on the partition"
+else echo "$out"; bad "config.txt makes the Pi 4 load files the partition lacks, or the partition carries other boards' firmware"; fi
 mtype -i "$fat" ::/cmdline.txt > "$tmp/cmdline.txt"
 mtype -i "$fat" ::/config.txt > "$tmp/config.txt"
 [ "$(wc -l < "$tmp/cmdline.txt")" -le 1 ] && ok "cmdline.txt is one line" || bad "cmdline.txt has several lines (the Pi reads only the first)"
@@ -125,6 +130,62 @@ for g in video render gpio; do
   grep -q "^$g:x:[0-9]*:.*backdrop" <<< "$groups" && ok "backdrop is in $g" || bad "backdrop not in group $g"
 done
 
+# --- the way to the root: every device-tree supplier of the SD controller has its driver ---
+ver=$(names /usr/lib/modules | head -1)
+mkdir "$tmp/mod"
+for f in modules.alias modules.builtin.modinfo modules.dep; do dbg "dump /usr/lib/modules/$ver/$f $tmp/mod/$f"; done
+dbg "dump /boot/config-$ver $tmp/mod/config"
+python3 "$bootchain" initramfs-modules "$tmp/boot/$initrd" > "$tmp/initramfs-modules" ||
+  bad "cannot list the modules in $initrd"
+dtb=$(sed -n "s/^device_tree=//p" "$tmp/config.txt")
+if out=$(python3 "$bootchain" suppliers "$tmp/boot/$dtb" "$tmp/mod" "$tmp/initramfs-modules" \
+           --start brcm,bcm2711-emmc2 --need mmc_block --need ext4 --kernel "$tmp/Image" 2>&1); then
+  echo "$out"; ok "emmc2 and all its suppliers have drivers at boot (kernel $ver)"
+else echo "$out"; bad "a device on the way to the root has no driver in the kernel or the initramfs"; fi
+# The check itself: with the initramfs list before the regulator fix it must fail.
+bash "$(dirname "$0")/bootchain-selftest.sh" "$tmp/boot/$dtb" "$tmp/mod" "$tmp/Image" > "$tmp/selftest" 2>&1 &&
+  ok "bootchain.py fails on the known-bad fixtures ($(tail -1 "$tmp/selftest"))" ||
+  { cat "$tmp/selftest"; bad "bootchain-selftest.sh"; }
+
+# --- hygiene: the build host's traces, what a keyboard can do, build-only packages ---
+[ "$(dbg "cat /etc/hostname")" = backdrop ] && ok "hostname backdrop" || bad "/etc/hostname is '$(dbg "cat /etc/hostname")'"
+! exists /etc/resolv.conf && ok "no resolv.conf (no network)" || bad "/etc/resolv.conf in the image (the build host's?)"
+hostsfile=$(dbg "cat /etc/hosts")
+! grep -qw "$(hostname)" <<< "$hostsfile" && ok "/etc/hosts does not name the build host" || bad "/etc/hosts names the build host $(hostname)"
+grep -qw 'panic=10' "$tmp/cmdline.txt" && ok "panic=10: a failed boot restarts instead of waiting at a shell" || bad "cmdline.txt lacks panic=10"
+grep -qw 'sysctl.kernel.sysrq=0' "$tmp/cmdline.txt" && ok "SysRq off from the kernel's start" || bad "cmdline.txt lacks sysctl.kernel.sysrq=0"
+link=$(dbg "stat /etc/systemd/system/ctrl-alt-del.target" | grep -o 'Fast link dest: "[^"]*"' || true)
+[ "$link" = 'Fast link dest: "/dev/null"' ] && ok "ctrl-alt-del.target masked" || bad "ctrl-alt-del.target not masked ($link)"
+burst=$(for f in $(names /etc/systemd/system.conf.d); do dbg "cat /etc/systemd/system.conf.d/$f"; done | sed -n 's/^CtrlAltDelBurstAction=//p' | tail -1)
+[ "$burst" = none ] && ok "CtrlAltDelBurstAction=none" || bad "CtrlAltDelBurstAction is '${burst:-reboot-force (default)}'"
+# kernel.sysrq as systemd-sysctl leaves it: files from all sysctl.d folders in name order, /etc
+# winning over /usr/lib for the same name.
+sysrq=$( { for f in $(names /usr/lib/sysctl.d); do echo "$f /usr/lib/sysctl.d/$f"; done
+           for f in $(names /etc/sysctl.d); do echo "$f /etc/sysctl.d/$f"; done; } | sort -k1,1 -s |
+         awk '{ path[$1] = $2 } END { for (n in path) print n, path[n] }' | sort | while read -r _ path; do
+           dbg "cat $path" < /dev/null | sed -n 's/^[[:space:]]*kernel\.sysrq[[:space:]]*=[[:space:]]*//p'; done | tail -1)
+[ "$sysrq" = 0 ] && ok "kernel.sysrq = 0 after systemd-sysctl" || bad "kernel.sysrq ends as '${sysrq:-the kernel default}'"
+rule=$(dbg "cat /etc/udev/rules.d/61-backdrop-usb-links.rules")
+grep -q '^SUBSYSTEM=="block", SUBSYSTEMS=="usb", OPTIONS+="link_priority=-[0-9]*"' <<< "$rule" &&
+  ok "USB disks rank below the card for its by-partuuid links" || bad "no USB link-priority rule (a flashed card on USB can take the box's PARTUUID links)"
+for f in /usr/sbin/mkinitramfs /usr/bin/cpio /usr/bin/zstd /usr/lib/klibc; do
+  ! exists "$f" && ok "no $f (build only)" || bad "$f is in the root (only the build needs it)"
+done
+for d in /usr/lib/raspi-firmware "/usr/lib/linux-image-$ver"; do
+  ! exists "$d" && ok "no $d in the root (the boot partition has the Pi 4's)" || bad "$d in the root: other boards' firmware/DTBs"
+done
+
+# --- the journal's one directory and a clock that does not go back ---
+grep -qE 'systemd\.machine_id=[0-9a-f]{32}( |$)' "$tmp/cmdline.txt" &&
+  ok "machine ID fixed on the command line: one journal directory for every boot" || bad "cmdline.txt gives no systemd.machine_id="
+# shellcheck source=/dev/null
+epoch=$(. "$(dirname "$0")/../../image-build/image.conf"; echo "$SOURCE_DATE_EPOCH")
+clock=$(dbg "stat /usr/lib/clock-epoch" | sed -n 's/^ *mtime: *0x\([0-9a-f]*\).*/\1/p')
+[ -n "$clock" ] && [ $((16#$clock)) = "$epoch" ] && ok "/usr/lib/clock-epoch carries the build's time ($epoch)" ||
+  bad "/usr/lib/clock-epoch missing or not at the build's time (${clock:+0x$clock})"
+exists /etc/systemd/system/sysinit.target.wants/systemd-timesyncd.service &&
+  ok "systemd-timesyncd enabled: keeps the last known time on /var" || bad "systemd-timesyncd not enabled"
+
 # --- data partition: the first generation ---
 datafs=$tmp/data.ext4
 dd if="$img" of="$datafs" bs=512 skip="$data_start" count="$data_size" conv=sparse status=none
@@ -133,6 +194,13 @@ link=$(debugfs -R "stat /lib/backdrop/current" "$datafs" 2>/dev/null | grep -o '
 conf=$(debugfs -R "stat /lib/backdrop/generations/000001/backdrop.conf" "$datafs" 2>&1 || true)
 grep -q '^Inode:' <<< "$conf" &&
   ok "the first generation holds backdrop.conf" || bad "first generation has no backdrop.conf"
+
+status=$(debugfs -R "cat /lib/dpkg/status" "$datafs" 2>/dev/null)
+installed=$(awk '/^Package: / { p = $2 } /^Status: install ok installed/ { print p }' <<< "$status")
+[ "$(wc -l <<< "$installed")" -gt 50 ] && ok "dpkg status lists $(wc -l <<< "$installed") packages" || bad "cannot read dpkg's status"
+for p in initramfs-tools initramfs-tools-core klibc-utils libklibc cpio zstd; do
+  ! grep -qx "$p" <<< "$installed" && ok "package $p purged (build only)" || bad "package $p installed (build only)"
+done
 
 [ $fail = 0 ] && echo "image inspect: PASS" || echo "image inspect: FAIL"
 exit $fail

@@ -49,5 +49,18 @@ grep -q '^ExecStart=.*export-photos .*; sync -f [^;]*; mount -o remount,ro [^;]*
 grep -qx "ExecStopPost=-/bin/sh -c '/bin/umount /run/backdrop-stick/%i/root || exit 0; \[ -b /dev/%i \] || exit 0; /usr/bin/backdrop stick-released --data /var/lib/backdrop \&\& /bin/systemctl kill --kill-whom=main --signal=HUP backdrop.service'" "$stick_unit" ||
   { echo "FAIL: $stick_unit: 'you can remove the stick' is not said only after a successful unmount of a stick still there"; fail=1; }
 [ "$(grep -c '^ExecStopPost=' "$stick_unit")" = 1 ] || { echo "FAIL: $stick_unit: more than the one ExecStopPost (the unmount and its notice)"; fail=1; }
+# What a hostile stick reaches: FAT or exFAT only (udev starts the unit for no other type, and the
+# mount names the types), nothing followed through a symlink, and a memory cap on both imports.
+grep -qx 'ExecStartPre=/bin/mount -t vfat,exfat -o ro,nosuid,nodev,noexec,noatime,nosymfollow /dev/%i /run/backdrop-stick/%i/root' "$stick_unit" ||
+  { echo "FAIL: $stick_unit: the stick is not mounted as vfat/exfat only, read-only, nosymfollow"; fail=1; }
+grep -q '^ExecStart=.*mount -o remount,rw,nosuid,nodev,noexec,noatime,nosymfollow ' "$stick_unit" ||
+  { echo "FAIL: $stick_unit: the photo step's read-write remount drops nosymfollow"; fail=1; }
+stick_rule=image-build/rootfs/etc/udev/rules.d/80-backdrop-stick.rules
+grep -q 'ENV{ID_FS_TYPE}=="vfat|exfat", ' "$stick_rule" && ! grep -q 'ext4' <(grep -v '^#' "$stick_rule") ||
+  { echo "FAIL: $stick_rule starts the import for other file systems than vfat and exfat"; fail=1; }
+for u in "$stick_unit" "$boot_import"; do
+  grep -qE '^MemoryMax=[0-9]+M$' "$u" && echo "ok: $(basename "$u") $(grep '^MemoryMax=' "$u")" ||
+    { echo "FAIL: $u has no MemoryMax"; fail=1; }
+done
 [ $fail = 0 ] && echo "unit-security: PASS"
 exit $fail

@@ -184,7 +184,7 @@ chmod +x "$work/bin/systemctl"
 PATH=$work/bin:$PATH sh -c "$script" >/dev/null 2>&1; rc=$?
 [ "$rc" = 1 ] || fail "the unit's photo ExecStart: exit $rc, wanted 1 (the export's)"
 calls=$(cat "$work/t6.calls" 2>/dev/null | tr '\n' '|')
-[ "$calls" = "mount -o remount,rw,nosuid,nodev,noexec,noatime $d/stick|sync -f $d/stick/backdrop|mount -o remount,ro $d/stick|systemctl kill --kill-whom=main --signal=HUP backdrop.service|" ] ||
+[ "$calls" = "mount -o remount,rw,nosuid,nodev,noexec,noatime,nosymfollow $d/stick|sync -f $d/stick/backdrop|mount -o remount,ro $d/stick|systemctl kill --kill-whom=main --signal=HUP backdrop.service|" ] ||
     fail "the unit's photo ExecStart did not sync, remount read-only and then tell the booth after the stop (calls: '$calls')"
 [ "$(sed -n 's/^text //p' "$d/data/export-outcome" 2>/dev/null)" = "PHOTOS STOPPED: 2 COPIED, 2 NEXT TIME" ] ||
     fail "the unit's photo ExecStart: the export's outcome for the screen is '$(tr '\n' ' ' < "$d/data/export-outcome" 2>/dev/null)'"

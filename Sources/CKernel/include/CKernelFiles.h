@@ -22,6 +22,9 @@ int bk_open_directory_at(int dirfd, const char *name);
 int bk_open_read_at(int dirfd, const char *name);
 /// Creates or truncates a file for writing, mode 0644, O_NOFOLLOW.
 int bk_create_at(int dirfd, const char *name);
+/// flock(2) without waiting, exclusive or shared: 0 taken, 1 held through another open file,
+/// -1 on any other error (errno). Released when the last descriptor of that open file closes.
+int bk_flock_try(int fd, int exclusive);
 
 enum {
     BK_KIND_OTHER = 0, BK_KIND_REGULAR = 1, BK_KIND_DIRECTORY = 2, BK_KIND_SYMLINK = 3,
