@@ -27,32 +27,34 @@
 # The emulation-only DTB: the image's bcm2711-rpi-4-b.dtb with these changes, each for something
 # QEMU does not emulate, and nothing else (the test prints them; every node is checked by path and
 # compatible first, so a kernel whose DTB differs makes the test fail, not silently change):
-#   a. /soc/interrupt-controller@7ef00100 (brcm,bcm2711-l2-intc) disabled: the HDMI block's L2
-#      interrupt controller is not emulated; its first register read is a synchronous external
-#      abort in brcmstb_l2_intc_of_init.
-#   b. /soc/i2c@7ef04500 and /soc/i2c@7ef09500 (brcm,bcm2711-hdmi-i2c) disabled: the HDMI DDC buses,
-#      in the same unemulated block; their probe aborts the same way.
-#   c. /soc/serial@7e215040 (brcm,bcm2835-aux-uart, ttyS1) disabled: QEMU's mini UART prints the
+#   a. /soc/clock@7ef00000 (brcm,brcm2711-dvp) disabled: the HDMI block's clock and reset unit is
+#      not emulated; the kernel's late clk_disable_unused reads its gate and takes a synchronous
+#      external abort in clk_gate_is_enabled.
+#   b. /soc/interrupt-controller@7ef00100 (brcm,bcm2711-l2-intc) disabled: the same block's L2
+#      interrupt controller; its first register read aborts in brcmstb_l2_intc_of_init.
+#   c. /soc/i2c@7ef04500 and /soc/i2c@7ef09500 (brcm,bcm2711-hdmi-i2c) disabled: the HDMI DDC buses,
+#      in the same block; their probe aborts in brcmstb_i2c_probe.
+#   d. /soc/serial@7e215040 (brcm,bcm2835-aux-uart, ttyS1) disabled: QEMU's mini UART prints the
 #      kernel's polled output, but its interrupt never clears once a process opens the port (an RCU
 #      stall in __setup_irq when the kernel opens /dev/console). The console moves to the PL011
 #      (ttyAMA0, QEMU's first serial port): see console= below.
-#   d. /emmc2bus/mmc@7e340000 (brcm,bcm2711-emmc2) reg moved to 0x7e300000: QEMU's raspi4b puts
+#   e. /emmc2bus/mmc@7e340000 (brcm,bcm2711-emmc2) reg moved to 0x7e300000: QEMU's raspi4b puts
 #      the SD card on the SoC's older Arasan SDHCI at 0x7e300000 (the GPIO block's SD bus switch
 #      selects it at reset; hw/arm/bcm2838_peripherals.c, hw/gpio/bcm2838_gpio.c), never on its
 #      emmc2, which has no card. Both are QEMU's same generic SDHCI (spec 3.0, same capabilities,
 #      same interrupt line). The emmc2 node at the Arasan's registers keeps the Pi 4's own path to
 #      the card: the same node, driver (sdhci-iproc), clock and supplies.
-#   e. /soc/mmc@7e300000 (brcm,bcm2835-sdhci) disabled: the Wi-Fi SDIO node at those registers
+#   f. /soc/mmc@7e300000 (brcm,bcm2835-sdhci) disabled: the Wi-Fi SDIO node at those registers
 #      (one driver per controller; its power sequence is on the firmware's GPIO expander anyway).
-#   f. /sd_vcc_reg (regulator-fixed) gpio and /sd_io_1v8_reg (regulator-gpio) gpios moved from the
-#      firmware's GPIO expander (raspberrypi,firmware-gpio) to the SoC GPIO block's free lines 22
-#      and 23: QEMU's mailbox does not answer the expander's GPIO properties ("Failed to get GPIO n
-#      config", then the regulator's "can't get GPIO", -EIO). The compatibles stay, so the
-#      initramfs still needs the same two regulator drivers (fixed, gpio-regulator) as on a Pi 4.
+#   g. emmc2's vmmc-supply (regulator-fixed, sd_vcc_reg) gpio and vqmmc-supply (regulator-gpio,
+#      sd_io_1v8_reg) gpios moved from the firmware's GPIO expander (raspberrypi,firmware-gpio) to
+#      the SoC GPIO block's free lines 22 and 23: QEMU's mailbox does not answer the expander's
+#      GPIO properties ("Failed to get GPIO n config", then the regulator's "can't get GPIO",
+#      -EIO). The compatibles stay, so the initramfs still needs the same two regulator drivers
+#      (fixed, gpio-regulator) as on a Pi 4.
 # The command line is cmdline.txt's (root=PARTUUID=..., ro, rootwait, its console=ttyS1) followed
-# by what emulation and this test need: console=ttyAMA0,115200 (c), clk_ignore_unused (the kernel's
-# late clk_disable_unused writes a clock gate QEMU does not model and aborts) and ignore_loglevel
-# (the mmc and ext4 lines are info-level, which the image's loglevel=4 keeps off the console).
+# by console=ttyAMA0,115200 (d) and ignore_loglevel: the mmc and ext4 lines this test reads are
+# info-level, which the image's loglevel=4 keeps off the console.
 # The SD card image is a copy of the image grown to a power of two (QEMU refuses other sizes).
 # QEMU runs with -no-reboot, so cmdline.txt's panic= ends the run instead of rebooting.
 #
@@ -123,27 +125,46 @@ root_index=$(sed -n "s/^$disk_id-0*\([1-9][0-9]*\)\$/\1/p" <<< "$root_puuid")
   { echo "raspi4b: cmdline.txt says '${root_arg:-no root=}', which is none of this card's partitions (disk $disk_id, $nparts partitions)"; exit 1; }
 log "image unpacked in $(( $(date +%s) - t )) s: SD card $((sd_size >> 20)) MiB (disk $disk_id), kernel $kernel, DTB $dtbname, initramfs $initrd"
 
-# --- the emulation-only DTB (header: a-f) ---
+# --- the emulation-only DTB (header: a-g) ---
 dtb=$tmp/emulation.dtb
 cp "$tmp/boot-$dtbname" "$dtb"
-gpio=$(node_phandle /soc/gpio@7e200000 brcm,bcm2711-gpio)
+check_node /soc/gpio@7e200000 brcm,bcm2711-gpio
+gpio=$(fdtget -t u "$dtb" /soc/gpio@7e200000 phandle)
+check_node /soc/firmware/gpio raspberrypi,firmware-gpio
+expander=$(fdtget -t u "$dtb" /soc/firmware/gpio phandle)
+emmc2=/emmc2bus/mmc@7e340000
+check_node "$emmc2" brcm,bcm2711-emmc2
+[ "$(fdtget -t x "$dtb" "$emmc2" reg)" = "0 7e340000 100" ] ||
+  { echo "FAIL: $emmc2's reg is '$(fdtget -t x "$dtb" "$emmc2" reg)', not 0 7e340000 100 (this test's emulation changes need updating)"; exit 1; }
 log "emulation-only DTB changes (QEMU does not emulate what each names):"
+edit /soc/clock@7ef00000 brcm,brcm2711-dvp s status "status=disabled" \
+  "the HDMI block's clock and reset unit (clk_disable_unused's read of its gate aborts)" disabled
 edit /soc/interrupt-controller@7ef00100 brcm,bcm2711-l2-intc s status "status=disabled" \
   "the HDMI block's L2 interrupt controller (its first read aborts)" disabled
 edit /soc/i2c@7ef04500 brcm,bcm2711-hdmi-i2c s status "status=disabled" "HDMI0's DDC I2C (its probe aborts)" disabled
 edit /soc/i2c@7ef09500 brcm,bcm2711-hdmi-i2c s status "status=disabled" "HDMI1's DDC I2C (its probe aborts)" disabled
 edit /soc/serial@7e215040 brcm,bcm2835-aux-uart s status "status=disabled" \
   "the mini UART's interrupt (it storms once opened); the console is the PL011, ttyAMA0" disabled
-edit /emmc2bus/mmc@7e340000 brcm,bcm2711-emmc2 x reg "reg=<0 0x7e300000 0x100>" \
+edit "$emmc2" brcm,bcm2711-emmc2 x reg "reg=<0 0x7e300000 0x100>" \
   "an SD card on emmc2 (QEMU wires it to the Arasan SDHCI at 0x7e300000)" 0 7e300000 100
 edit /soc/mmc@7e300000 brcm,bcm2835-sdhci s status "status=disabled" "Wi-Fi SDIO (its registers now serve emmc2)" disabled
-edit /sd_vcc_reg regulator-fixed x gpio "gpio=<&gpio 22 0>" \
-  "the firmware's GPIO expander (mailbox GPIO properties); SoC GPIO22 instead" "$gpio" 16 0
-edit /sd_io_1v8_reg regulator-gpio x gpios "gpios=<&gpio 23 0>" \
-  "the firmware's GPIO expander (mailbox GPIO properties); SoC GPIO23 instead" "$gpio" 17 0
-append="$cmdline console=ttyAMA0,115200 clk_ignore_unused ignore_loglevel"
+# emmc2's two supplies, found through its own phandles: only their GPIO controller changes.
+for supply in vmmc-supply:regulator-fixed:22 vqmmc-supply:regulator-gpio:23; do
+  IFS=: read -r prop compat line <<< "$supply"
+  ph=$(fdtget -t u "$dtb" "$emmc2" "$prop" 2>/dev/null) ||
+    { echo "FAIL: $emmc2 has no $prop in the image's DTB (this test's emulation changes need updating)"; exit 1; }
+  reg=$(node_with_phandle "$ph" /) || { echo "FAIL: no node has phandle $ph, $emmc2's $prop"; exit 1; }
+  gprop=gpios
+  fdtget "$dtb" "$reg" gpios > /dev/null 2>&1 || gprop=gpio
+  cells=$(fdtget -t u "$dtb" "$reg" "$gprop" 2>/dev/null || true)
+  [ "${cells%% *}" = "$expander" ] ||
+    { echo "FAIL: $reg's $gprop is '$cells', not a line of the firmware's GPIO expander (this test's emulation changes need updating)"; exit 1; }
+  edit "$reg" "$compat" u "$gprop" "$gprop=<&gpio $line 0> ($prop of emmc2)" \
+    "the firmware's GPIO expander (mailbox GPIO properties); the SoC's free GPIO$line instead" "$gpio" "$line" 0
+done
+append="$cmdline console=ttyAMA0,115200 ignore_loglevel"
 log "command line: $append"
-log "  (cmdline.txt's, then console=ttyAMA0,115200 clk_ignore_unused ignore_loglevel for emulation and this test)"
+log "  (cmdline.txt's, then console=ttyAMA0,115200 for the PL011 and ignore_loglevel for this test's info-level lines)"
 
 # --- boot, reading the serial log ---
 serial=$tmp/serial.log
@@ -157,7 +178,7 @@ t0=$(date +%s)
 qemu_pid=$!
 log "QEMU $qemu_version (pid $qemu_pid), timeout ${timeout} s"
 # The points, in the order the boot reaches them: a name, then the first serial line that proves it.
-names=(kernel card initramfs root systemd)
+names=(kernel initramfs card root systemd)
 declare -A what=(
   [kernel]="the kernel starts (its early lines reach the console once the PL011 driver is up)"
   [card]="the kernel finds the SD card and its partitions (mmc)"
@@ -259,10 +280,15 @@ qemu_root() {
     "$qroot/usr/bin/qemu-system-aarch64" --version | head -1 | sed 's/^QEMU emulator version //')
 }
 
-# The phandle of the node at PATH, after checking it is the COMPATIBLE one.
-node_phandle() {
-  check_node "$1" "$2"
-  fdtget -t x "$dtb" "$1" phandle
+# The path of the node under PATH whose phandle is PHANDLE (decimal).
+node_with_phandle() {
+  local want=$1 path=$2 child sub
+  for child in $(fdtget -l "$dtb" "$path"); do
+    sub=${path%/}/$child
+    [ "$(fdtget -t u "$dtb" "$sub" phandle 2>/dev/null)" != "$want" ] || { echo "$sub"; return 0; }
+    node_with_phandle "$want" "$sub" && return 0
+  done
+  return 1
 }
 
 # Fails the test unless PATH exists in the DTB and lists COMPATIBLE.
