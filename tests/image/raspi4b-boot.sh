@@ -64,8 +64,11 @@
 # this machine's own mirror (scripts/debian-mirror.sh); nothing from trixie is installed on the
 # host, and QEMU is started through the root's own dynamic loader and libraries.
 # Host tools (Debian 12, installed when missing): mmdebstrap, mtools, device-tree-compiler, fdisk,
-# xz-utils. Cost here: the QEMU root about 2 min once (network bound, 190 MB); then a boot to
-# systemd in about 1-2 min of QEMU, plus about 20 s to unpack the image.
+# xz-utils. Cost here (2 cores shared with other builds, load 14): the QEMU root once, 117-207 s
+# (network bound, 124 packages, 190 MB); then each run about 3 min: 15 s to unpack the image, and
+# QEMU 161 s to systemd's start (the SD card at 87 s, the root mounted at 153 s: udev's coldplug
+# and the initramfs's wait for the by-partuuid link are slow under TCG). On an image whose
+# initramfs lacks the regulator drivers the initramfs gives up after about 154 s of QEMU.
 #
 # Usage: tests/image/raspi4b-boot.sh build/image/backdrop-rpi4.img.xz [timeout-seconds]   (root)
 #        tests/image/raspi4b-boot.sh --deps     (only the host tools: make test-deps, one apt at a time)
