@@ -23,6 +23,7 @@
 #   - the HDMI/display block (DVP, HDMI, their I2C, HVS/vc4): no display, no DRM device.
 #   - GENET Ethernet, the RNG200, the thermal sensor (QEMU removes their nodes too), Wi-Fi (SDIO).
 #   - the firmware's mailbox GPIO expander (which also drives the power LED and the camera GPIO).
+#   - a usable mini UART interrupt: the box's serial console (ttyS1) and its getty are not followed.
 #
 # The emulation-only DTB: the image's bcm2711-rpi-4-b.dtb with these changes, each for something
 # QEMU does not emulate, and nothing else (the test prints them; every node is checked by path and
@@ -34,27 +35,30 @@
 #      interrupt controller; its first register read aborts in brcmstb_l2_intc_of_init.
 #   c. /soc/i2c@7ef04500 and /soc/i2c@7ef09500 (brcm,bcm2711-hdmi-i2c) disabled: the HDMI DDC buses,
 #      in the same block; their probe aborts in brcmstb_i2c_probe.
-#   d. /soc/serial@7e215040 (brcm,bcm2835-aux-uart, ttyS1) disabled: QEMU's mini UART prints the
-#      kernel's polled output, but its interrupt never clears once a process opens the port (an RCU
-#      stall in __setup_irq when the kernel opens /dev/console). The console moves to the PL011
-#      (ttyAMA0, QEMU's first serial port): see console= below.
-#   e. /emmc2bus/mmc@7e340000 (brcm,bcm2711-emmc2) reg moved to 0x7e300000: QEMU's raspi4b puts
+#   d. /emmc2bus/mmc@7e340000 (brcm,bcm2711-emmc2) reg moved to 0x7e300000: QEMU's raspi4b puts
 #      the SD card on the SoC's older Arasan SDHCI at 0x7e300000 (the GPIO block's SD bus switch
 #      selects it at reset; hw/arm/bcm2838_peripherals.c, hw/gpio/bcm2838_gpio.c), never on its
 #      emmc2, which has no card. Both are QEMU's same generic SDHCI (spec 3.0, same capabilities,
 #      same interrupt line). The emmc2 node at the Arasan's registers keeps the Pi 4's own path to
 #      the card: the same node, driver (sdhci-iproc), clock and supplies.
-#   f. /soc/mmc@7e300000 (brcm,bcm2835-sdhci) disabled: the Wi-Fi SDIO node at those registers
+#   e. /soc/mmc@7e300000 (brcm,bcm2835-sdhci) disabled: the Wi-Fi SDIO node at those registers
 #      (one driver per controller; its power sequence is on the firmware's GPIO expander anyway).
-#   g. emmc2's vmmc-supply (regulator-fixed, sd_vcc_reg) gpio and vqmmc-supply (regulator-gpio,
+#   f. emmc2's vmmc-supply (regulator-fixed, sd_vcc_reg) gpio and vqmmc-supply (regulator-gpio,
 #      sd_io_1v8_reg) gpios moved from the firmware's GPIO expander (raspberrypi,firmware-gpio) to
 #      the SoC GPIO block's free lines 22 and 23: QEMU's mailbox does not answer the expander's
 #      GPIO properties ("Failed to get GPIO n config", then the regulator's "can't get GPIO",
 #      -EIO). The compatibles stay, so the initramfs still needs the same two regulator drivers
 #      (fixed, gpio-regulator) as on a Pi 4.
 # The command line is cmdline.txt's (root=PARTUUID=..., ro, rootwait, its console=ttyS1) followed
-# by console=ttyAMA0,115200 (d) and ignore_loglevel: the mmc and ext4 lines this test reads are
-# info-level, which the image's loglevel=4 keeps off the console.
+# by what emulation and this test need:
+#   console=ttyAMA0,115200: the PL011 (QEMU's first serial port) becomes /dev/console. QEMU's mini
+#     UART (ttyS1) prints the kernel's polled output, but its interrupt never clears once the port
+#     is opened: with ttyS1 as /dev/console the kernel stalls (RCU) in __setup_irq as it opens it.
+#     Nothing else opens ttyS1 before systemd starts, which is where this test stops.
+#   earlycon=pl011,mmio32,0xfe201000: the kernel's first lines at once, so an abort before the
+#     console driver is up is in the log (and the times are when things happened).
+#   ignore_loglevel: the mmc and ext4 lines this test reads are info-level, which the image's
+#     loglevel=4 keeps off the console.
 # The SD card image is a copy of the image grown to a power of two (QEMU refuses other sizes).
 # QEMU runs with -no-reboot, so cmdline.txt's panic= ends the run instead of rebooting.
 #
@@ -71,6 +75,8 @@
 # initramfs lacks the regulator drivers the initramfs gives up after about 154 s of QEMU.
 #
 # Usage: tests/image/raspi4b-boot.sh build/image/backdrop-rpi4.img.xz [timeout-seconds]   (root)
+#        RASPI4B_WITHOUT=LETTERS ... leaves those DTB changes out (a-f above): the run then shows the
+#        abort, stall or missing card that each change is there for, and fails.
 #        tests/image/raspi4b-boot.sh --deps     (only the host tools: make test-deps, one apt at a time)
 # Exit: 0 systemd started from the image's root; 1 it did not (or a tool failed); 2 usage.
 set -euo pipefail
@@ -86,6 +92,7 @@ if [ -z "$xzimg" ] || [ $# -gt 2 ]; then
   echo "usage: raspi4b-boot.sh IMAGE.img.xz [timeout-seconds]" >&2; exit 2
 fi
 [ -f "$xzimg" ] || { echo "raspi4b: no image at $xzimg (make image BOARD=rpi4 builds it)" >&2; exit 2; }
+case ${RASPI4B_WITHOUT:-} in *[!a-f]*) echo "raspi4b: RASPI4B_WITHOUT takes letters a-f (the header's DTB changes), not '$RASPI4B_WITHOUT'" >&2; exit 2 ;; esac
 case $timeout in ''|*[!0-9]*) echo "raspi4b: the timeout must be whole seconds, not '$timeout'" >&2; exit 2 ;; esac
 [ "$(id -u)" = 0 ] || { echo "raspi4b: must run as root (mmdebstrap --mode=root builds QEMU's root)" >&2; exit 1; }
 
@@ -128,7 +135,7 @@ root_index=$(sed -n "s/^$disk_id-0*\([1-9][0-9]*\)\$/\1/p" <<< "$root_puuid")
   { echo "raspi4b: cmdline.txt says '${root_arg:-no root=}', which is none of this card's partitions (disk $disk_id, $nparts partitions)"; exit 1; }
 log "image unpacked in $(( $(date +%s) - t )) s: SD card $((sd_size >> 20)) MiB (disk $disk_id), kernel $kernel, DTB $dtbname, initramfs $initrd"
 
-# --- the emulation-only DTB (header: a-g) ---
+# --- the emulation-only DTB (header: a-f) ---
 dtb=$tmp/emulation.dtb
 cp "$tmp/boot-$dtbname" "$dtb"
 check_node /soc/gpio@7e200000 brcm,bcm2711-gpio
@@ -140,17 +147,15 @@ check_node "$emmc2" brcm,bcm2711-emmc2
 [ "$(fdtget -t x "$dtb" "$emmc2" reg)" = "0 7e340000 100" ] ||
   { echo "FAIL: $emmc2's reg is '$(fdtget -t x "$dtb" "$emmc2" reg)', not 0 7e340000 100 (this test's emulation changes need updating)"; exit 1; }
 log "emulation-only DTB changes (QEMU does not emulate what each names):"
-edit /soc/clock@7ef00000 brcm,brcm2711-dvp s status "status=disabled" \
+edit a /soc/clock@7ef00000 brcm,brcm2711-dvp s status "status=disabled" \
   "the HDMI block's clock and reset unit (clk_disable_unused's read of its gate aborts)" disabled
-edit /soc/interrupt-controller@7ef00100 brcm,bcm2711-l2-intc s status "status=disabled" \
+edit b /soc/interrupt-controller@7ef00100 brcm,bcm2711-l2-intc s status "status=disabled" \
   "the HDMI block's L2 interrupt controller (its first read aborts)" disabled
-edit /soc/i2c@7ef04500 brcm,bcm2711-hdmi-i2c s status "status=disabled" "HDMI0's DDC I2C (its probe aborts)" disabled
-edit /soc/i2c@7ef09500 brcm,bcm2711-hdmi-i2c s status "status=disabled" "HDMI1's DDC I2C (its probe aborts)" disabled
-edit /soc/serial@7e215040 brcm,bcm2835-aux-uart s status "status=disabled" \
-  "the mini UART's interrupt (it storms once opened); the console is the PL011, ttyAMA0" disabled
-edit "$emmc2" brcm,bcm2711-emmc2 x reg "reg=<0 0x7e300000 0x100>" \
+edit c /soc/i2c@7ef04500 brcm,bcm2711-hdmi-i2c s status "status=disabled" "HDMI0's DDC I2C (its probe aborts)" disabled
+edit c /soc/i2c@7ef09500 brcm,bcm2711-hdmi-i2c s status "status=disabled" "HDMI1's DDC I2C (its probe aborts)" disabled
+edit d "$emmc2" brcm,bcm2711-emmc2 x reg "reg=<0 0x7e300000 0x100>" \
   "an SD card on emmc2 (QEMU wires it to the Arasan SDHCI at 0x7e300000)" 0 7e300000 100
-edit /soc/mmc@7e300000 brcm,bcm2835-sdhci s status "status=disabled" "Wi-Fi SDIO (its registers now serve emmc2)" disabled
+edit e /soc/mmc@7e300000 brcm,bcm2835-sdhci s status "status=disabled" "Wi-Fi SDIO (its registers now serve emmc2)" disabled
 # emmc2's two supplies, found through its own phandles: only their GPIO controller changes.
 for supply in vmmc-supply:regulator-fixed:22 vqmmc-supply:regulator-gpio:23; do
   IFS=: read -r prop compat line <<< "$supply"
@@ -162,12 +167,12 @@ for supply in vmmc-supply:regulator-fixed:22 vqmmc-supply:regulator-gpio:23; do
   cells=$(fdtget -t u "$dtb" "$reg" "$gprop" 2>/dev/null || true)
   [ "${cells%% *}" = "$expander" ] ||
     { echo "FAIL: $reg's $gprop is '$cells', not a line of the firmware's GPIO expander (this test's emulation changes need updating)"; exit 1; }
-  edit "$reg" "$compat" u "$gprop" "$gprop=<&gpio $line 0> ($prop of emmc2)" \
+  edit f "$reg" "$compat" u "$gprop" "$gprop=<&gpio $line 0> ($prop of emmc2)" \
     "the firmware's GPIO expander (mailbox GPIO properties); the SoC's free GPIO$line instead" "$gpio" "$line" 0
 done
-append="$cmdline console=ttyAMA0,115200 ignore_loglevel"
+append="$cmdline console=ttyAMA0,115200 earlycon=pl011,mmio32,0xfe201000 ignore_loglevel"
 log "command line: $append"
-log "  (cmdline.txt's, then console=ttyAMA0,115200 for the PL011 and ignore_loglevel for this test's info-level lines)"
+log "  (cmdline.txt's, then the PL011 as console and early console, and ignore_loglevel for this test's info-level lines)"
 
 # --- boot, reading the serial log ---
 serial=$tmp/serial.log
@@ -183,21 +188,21 @@ log "QEMU $qemu_version (pid $qemu_pid), timeout ${timeout} s"
 # The points, in the order the boot reaches them: a name, then the first serial line that proves it.
 names=(kernel initramfs card root systemd)
 declare -A what=(
-  [kernel]="the kernel starts (its early lines reach the console once the PL011 driver is up)"
+  [kernel]="the kernel starts (its first line on the early console)"
   [card]="the kernel finds the SD card and its partitions (mmc)"
   [initramfs]="the initramfs runs"
   [root]="the initramfs mounts the root, partition $root_index = PARTUUID=$root_puuid"
   [systemd]="systemd starts from that root"
 )
 declare -A pattern=(
-  [kernel]='Booting Linux on physical CPU'
+  [kernel]='^\[ *[0-9]+\.[0-9]+\] '
   [card]="mmcblk[0-9]+: $(seq -s ' ' -f 'p%g' 1 "$nparts")"
   [initramfs]='Run /init as init process'
   [root]="EXT4-fs \\(mmcblk[0-9]+p$root_index\\): mounted filesystem"
   [systemd]='systemd\[1\]: .*running in system mode|Welcome to '
 )
 declare -A at=()
-fatal='Kernel panic|ALERT!|Dropping to a shell|Gave up waiting'
+fatal='Kernel panic|ALERT!|Dropping to a shell|Gave up waiting|self-detected stall'
 verdict=timeout
 while :; do
   now=$(( $(date +%s) - t0 ))
@@ -303,14 +308,19 @@ check_node() {
     { echo "FAIL: $1 in the image's DTB is '$compat', not $2 (this test's emulation changes need updating)"; exit 1; }
 }
 
-# edit PATH COMPATIBLE TYPE PROPERTY SHOWN REASON VALUE...: one change to the emulation DTB (fdtput's
-# TYPE: s a string, x hex cells), printed with what QEMU does not emulate.
+# edit LETTER PATH COMPATIBLE TYPE PROPERTY SHOWN REASON VALUE...: one change to the emulation DTB
+# (the header's LETTER; fdtput's TYPE: s a string, x hex cells, u decimal), printed with what QEMU
+# does not emulate. A LETTER in RASPI4B_WITHOUT leaves the change out, to show why it is there.
 edit() {
-  local path=$1 compat=$2 type=$3 prop=$4 shown=$5 reason=$6
-  shift 6
+  local letter=$1 path=$2 compat=$3 type=$4 prop=$5 shown=$6 reason=$7
+  shift 7
   check_node "$path" "$compat"
+  if [[ ${RASPI4B_WITHOUT:-} == *$letter* ]]; then
+    echo "  $letter. $path ($compat): LEFT OUT (RASPI4B_WITHOUT=$RASPI4B_WITHOUT), so this run is expected to fail"
+    return 0
+  fi
   fdtput -t "$type" "$dtb" "$path" "$prop" "$@"
-  echo "  $path ($compat): $shown; not emulated: $reason"
+  echo "  $letter. $path ($compat): $shown; not emulated: $reason"
 }
 
 # The printk timestamp of a serial line ("[    6.123] ..."), or "-" for a line without one.
