@@ -42,8 +42,8 @@ image-boot-test: build
 	@BOOT_TEST_STICK=$(IMAGE_BOOT_STICK) bash tests/image/boot-qemu.sh build/image/backdrop-qemu-arm64.img $(IMAGE_BOOT_TIMEOUT)
 
 # tests/image/raspi4b-boot.sh: the emulation-only DTB changes and what raspi4b lacks are in its header.
-# Cold, its QEMU root (mmdebstrap, network bound) costs 2-3.5 min once; then each run about 3 min here
-# (unpacking 15 s, QEMU to systemd's start 161 s), the image itself cached by image-test before it.
+# Cold, its QEMU root (mmdebstrap, network bound) costs 2-3.5 min once; then each run 2-3 min here
+# (unpacking 4-15 s, QEMU to systemd's start 106-161 s), the image itself cached by image-test before it.
 image-raspi4b-test:
 	@$(MAKE) --no-print-directory image BOARD=rpi4
 	@bash tests/image/raspi4b-boot.sh build/image/backdrop-rpi4.img.xz $(IMAGE_RASPI4B_TIMEOUT)

@@ -68,11 +68,13 @@
 # this machine's own mirror (scripts/debian-mirror.sh); nothing from trixie is installed on the
 # host, and QEMU is started through the root's own dynamic loader and libraries.
 # Host tools (Debian 12, installed when missing): mmdebstrap, mtools, device-tree-compiler, fdisk,
-# xz-utils. Cost here (2 cores shared with other builds, load 14): the QEMU root once, 117-207 s
-# (network bound, 124 packages, 190 MB); then each run about 3 min: 15 s to unpack the image, and
-# QEMU 161 s to systemd's start (the SD card at 87 s, the root mounted at 153 s: udev's coldplug
-# and the initramfs's wait for the by-partuuid link are slow under TCG). On an image whose
-# initramfs lacks the regulator drivers the initramfs gives up after about 154 s of QEMU.
+# xz-utils. Cost here (2 cores shared with other builds, load 8-14): the QEMU root once, 117-207 s
+# (network bound, 124 packages, 190 MB); then each run 2-3 min: 4-15 s to unpack the image, and
+# QEMU 106-161 s to systemd's start (SD card at 54-87 s, root mounted at 96-153 s: udev's
+# coldplug and the initramfs's wait for the by-partuuid link are slow under TCG). An image whose
+# initramfs lacks the regulator drivers makes the initramfs give up after 69-154 s of QEMU.
+# Checked with Debian 12's kernel 6.1 (the image's) and, on a hand-made card with a busybox
+# initramfs, Debian 13's 6.12 and its DTB (regulators renamed there; found through emmc2's phandles).
 #
 # Usage: tests/image/raspi4b-boot.sh build/image/backdrop-rpi4.img.xz [timeout-seconds]   (root)
 #        RASPI4B_WITHOUT=LETTERS ... leaves those DTB changes out (a-f above): the run then shows the
