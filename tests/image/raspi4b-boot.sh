@@ -78,7 +78,7 @@
 #
 # Usage: tests/image/raspi4b-boot.sh build/image/backdrop-rpi4.img.xz [timeout-seconds]   (root)
 #        RASPI4B_WITHOUT=LETTERS ... leaves those DTB changes out (a-f above): the run then shows the
-#        abort, stall or missing card that each change is there for, and fails.
+#        abort or missing card that each change is there for, and fails.
 #        tests/image/raspi4b-boot.sh --deps     (only the host tools: make test-deps, one apt at a time)
 # Exit: 0 systemd started from the image's root; 1 it did not (or a tool failed); 2 usage.
 set -euo pipefail
