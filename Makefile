@@ -61,7 +61,8 @@ include $(wildcard mk/*.mk)
 # runs the demo; the arm64 one is compared byte for byte under qemu-aarch64), then the
 # end-to-end scenarios, which run the arm64 firmware on the arm64 board too (without their scenario 1,
 # tests/vboard/capture.sh: devices-test has run it, and a second run costs over a minute of a warm run). image-test builds the
-# rpi4 image (cached by its inputs) and reads it without mounting; image-boot-test boots the qemu-arm64
+# rpi4 image (cached by its inputs) and reads it without mounting; image-raspi4b-test boots that image's
+# own kernel, DTB and initramfs on QEMU's raspi4b to systemd's start; image-boot-test boots the qemu-arm64
 # image under QEMU TCG to READY and through a watchdog restart. import-board-test hot-plugs hostile USB
 # sticks into the x86_64 board while the booth runs.
 #
@@ -74,7 +75,7 @@ include $(wildcard mk/*.mk)
 # background from the start (scripts/board-prebuild.sh says why); a failing run ends that build too.
 TEST_HOST_LANE := unit cli-test golden-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test \
 	runtime-test board-boost vboard-test-x86_64 vboard-launcher-test devices-test e2e-x86_64
-TEST_ARM64_LANE := firmware-test image-unit-test image-test board-boost vboard-test-arm64 image-boot-test \
+TEST_ARM64_LANE := firmware-test image-unit-test image-test image-raspi4b-test board-boost vboard-test-arm64 image-boot-test \
 	powercut-test e2e-arm64 import-board-test vboard-record-test
 .PHONY: test-deps test-lanes board-boost
 test: test-deps
@@ -87,6 +88,7 @@ board-boost:
 
 test-deps: deps import-crash-deps
 	@bash image-build/deps.sh
+	@bash tests/image/raspi4b-boot.sh --deps
 	@bash scripts/firmware.sh deps amd64
 	@bash scripts/firmware.sh deps arm64 >/dev/null
 
