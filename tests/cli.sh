@@ -82,7 +82,7 @@ printf '[depth]\nunit_mm = 1.0\nregistered = true\n' > "$work/rec/recording.ini"
 expect "empty recording" 2 "no frames|empty" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o1"
 cp "$good_png" "$work/rec/color/000000.png"; cp "$good_png" "$work/rec/color/000001.png"
 cp "$good_png" "$work/rec/depth/000000.png"
-expect "colour and depth counts differ" 2 "2.*1|differ" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o2"
+expect "8-bit depth is refused (colour 1, without depth, would be skipped)" 2 "depth frames must be 16-bit" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o2"
 # A small valid recording (8-bit RGB colour, 16-bit depth: a near square before a far wall).
 python3 - "$work/good-rec" <<'PY'
 import os, struct, sys, zlib
@@ -286,6 +286,66 @@ expect "stick-released leaves it for the screen" 0 "^backdrop-import-outcome 1 s
 expect "the import's outcome is untouched by the later steps" 0 "serial 4 status 0 text 2 BACKDROPS IN, CONFIG REFUSED, 1 SKIPPED $" -- bash -c "tr '\n' ' ' < '$work/data/import-outcome'"
 expect "rollback goes back" 0 "generation 000001 is current again" -- "$backdrop" rollback --data "$work/data"
 expect "rollback on an empty data folder" 2 "no previous generation" -- "$backdrop" rollback --data "$work/fresh-data"
+
+
+# ---- Issue 36: a command line a user can trust. Each check below failed on the binary before it. ----
+
+# 1. Outputs never touch inputs: an output that is, contains or lies inside an input (resolved: `..`
+# and symlinks do not slip through) or another output is refused before anything is written.
+colour_sum() { cat "$1"/color/*.png | md5sum; }
+before=$(colour_sum "$work/good-rec")
+expect "render --out inside the recording is refused" 2 "--out .*lies inside the input RECORDING.*nothing was written" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/good-rec/color"
+expect "... and the recording's colour frames are untouched" 0 "^same$" -- bash -c "[ \"\$(cat '$work'/good-rec/color/*.png | md5sum)\" = '$before' ] && echo same"
+ln -s "$work/good-rec" "$work/rec-link"
+expect "an output reached through a symlink is refused" 2 "lies inside the input RECORDING" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/rec-link/depth"
+expect "an output reached through .. is refused" 2 "lies inside the input RECORDING" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/o-dots/../good-rec/new"
+expect "an output containing the input is refused" 2 "contains the input RECORDING" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work"
+expect "--out equal to --matte-out is refused" 2 "--out .* is --matte-out" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/same-out" --matte-out "$work/same-out/"
+cp -r "$work/scene/truth" "$work/truth-copy"
+expect "eval --matte-out into its truth folder is refused" 2 "--matte-out .* is the input --truth" -- "$backdrop" eval "$work/scene" --truth "$work/truth-copy" --matte-out "$work/truth-copy"
+expect "demo --out onto its config is refused" 2 "--out .* is the input --config" -- "$backdrop" demo --frames 1 --config "$work/good.conf" --out "$work/good.conf"
+# A folder that is not the command's own earlier output is refused unless --force, which empties it.
+"$backdrop" record "$work/old" --scene group --frames 4 --size 64x48 >/dev/null 2>&1
+expect "render into a folder holding a recording is refused" 2 "--out .*already holds.*did not write.*--force" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/old"
+mkdir -p "$work/mine"; echo keep > "$work/mine/notes.txt"
+expect "a re-record into a folder of other files is refused" 2 "OUT .*already holds 1 entry \(e.g. notes.txt\).*--force" -- "$backdrop" record "$work/mine" --scene group --frames 2 --size 64x48
+expect "... and the file is still there" 0 "^keep$" -- cat "$work/mine/notes.txt"
+expect "--force empties it first" 0 "2 frames" -- "$backdrop" record "$work/mine" --scene group --frames 2 --size 64x48 --force
+expect "... so only the new recording is there" 0 "^color depth recording.ini truth $" -- bash -c "ls '$work/mine' | tr '\n' ' '"
+expect "a re-record over its own earlier output leaves no stale frame" 0 "^2 2 2$" -- bash -c "'$backdrop' record '$work/old' --scene group-unregistered --frames 2 --size 64x48 >/dev/null 2>&1; echo \$(ls '$work/old/color' | wc -l) \$(ls '$work/old/truth' | wc -l) \$(ls '$work/old/depth' | wc -l)"
+expect "... and a registered re-record drops the old camera.conf" 0 "^gone$" -- bash -c "'$backdrop' record '$work/old' --scene group --frames 2 --size 64x48 >/dev/null 2>&1; [ -e '$work/old/camera.conf' ] && echo stale || echo gone"
+
+# 2. Recordings pair colour and depth by frame number; a frame without its partner is skipped and
+# counted; registered depth of another size is refused naming both sizes unless recording.ini states it.
+python3 - "$work" <<'PY'
+import os, struct, sys, zlib
+def png(path, width, height, depth_bits, colour_type, rows):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    raw = b"".join(b"\0" + row for row in rows)
+    ihdr = struct.pack(">IIBBBBB", width, height, depth_bits, colour_type, 0, 0, 0)
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+def recording(root, colour_frames, depth_frames, depth_size=(64, 48), ini="[depth]\nunit_mm = 1.0\nregistered = true\n"):
+    os.makedirs(root + "/color"); os.makedirs(root + "/depth")
+    open(root + "/recording.ini", "w").write(ini)
+    for n in colour_frames:
+        png("%s/color/%06d.png" % (root, n), 64, 48, 8, 2, [bytes([n * 40 % 256, y * 5, 128]) * 64 for y in range(48)])
+    w, h = depth_size
+    for n in depth_frames:
+        # Each depth frame puts the near square somewhere else, so a mispairing changes the matte.
+        rows = [b"".join(struct.pack(">H", 1200 if n * 4 <= x * 64 // w < n * 4 + 24 and 8 <= y * 48 // h < 44 else 3000) for x in range(w)) for y in range(h)]
+        png("%s/depth/%06d.png" % (root, n), w, h, 16, 0, rows)
+work = sys.argv[1]
+recording(work + "/gappy", [0, 1, 2], [0, 2, 7])
+recording(work + "/only2", [2], [2])
+recording(work + "/short-depth", [0], [0], depth_size=(64, 24))
+recording(work + "/stated-depth", [0], [0], depth_size=(64, 24), ini="[depth]\nregistered = true\nwidth = 64\nheight = 24\n")
+PY
+expect "frames without a partner are skipped and counted in one line" 0 "skipped 1 colour frame without depth \(1\) and 1 depth frame without colour \(7\)" -- "$backdrop" render "$work/gappy" --background "$good_png" --out "$work/gappy-out" --matte-out "$work/gappy-matte"
+expect "... the outputs keep the frame numbers" 0 "^000000.png 000002.png $" -- bash -c "ls '$work/gappy-out' | tr '\n' ' '"
+expect "... and frame 2 is matted by depth 2, as alone" 0 "^same$" -- bash -c "'$backdrop' render '$work/only2' --background '$good_png' --out '$work/only2-out' --matte-out '$work/only2-matte' >/dev/null 2>&1; cmp -s '$work/gappy-matte/000002.png' '$work/only2-matte/000002.png' && echo same"
+expect "depth of another size is refused with both sizes" 2 "depth is 64x24 but colour is 64x48" -- "$backdrop" render "$work/short-depth" --background "$good_png" --out "$work/short-out"
+expect "depth of a size recording.ini states is resampled, and said" 0 "depth: 64x24 resampled to the colour's 64x48, as recording.ini states" -- "$backdrop" render "$work/stated-depth" --background "$good_png" --out "$work/stated-out"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -10,7 +10,7 @@ import Sinks
 /// `backdrop demo`: the synthetic scene through the whole pipeline into a video file.
 enum DemoCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--out", "--size", "--config"], flags: [])
+        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--out", "--size", "--config"], flags: ["--force"])
         _ = try options.positionals(0, names: "")
         let frames = try options.integer("--frames", default: 300, range: 1...100_000)
         var settings = Settings.defaults
@@ -20,6 +20,11 @@ enum DemoCommand {
         // The camera keeps its own size and shape ([camera] width/height); compose scales it to
         // the output as [background] fit says, as it would a real camera's image.
         let cameraSize = settings.camera.size
+        let sheetPath = (outPath.hasSuffix(".y4m") ? String(outPath.dropLast(4)) : outPath) + "-sheet.png"
+        var inputs = [OutputDirectory.Role("[background] directory", settings.background.directory)]
+        if let path = options.value("--config") { inputs.append(OutputDirectory.Role("--config", path)) }
+        try OutputDirectory.checkApart(outputs: [OutputDirectory.Role("--out", outPath), OutputDirectory.Role("the contact sheet", sheetPath)],
+                                       inputs: inputs)
 
         let backdrops = try demoBackdrops(settings: settings, outputSize: outputSize)
         let feed = try FrameMemory.allocating("the \(cameraSize.description) synthetic camera's frames") { () throws(SystemError) in
@@ -36,6 +41,8 @@ enum DemoCommand {
                 throw .invalidInput("[output] width = \(outputSize.width), height = \(outputSize.height): a .y4m video "
                     + "stores colour per 2x2 pixels, so both must be even (or give --out a directory for PNGs)")
             }
+            // The default out/demo.y4m in a fresh folder: its folder is made, as a PNG folder is.
+            if let slash = outPath.lastIndex(of: "/") { try OutputDirectory.create(String(outPath[..<slash])) }
             let sink: Y4MFileSink
             do throws(SystemError) {
                 sink = try Y4MFileSink(path: outPath, outputSize: outputSize, frameRate: feed.frameRate)
@@ -46,7 +53,7 @@ enum DemoCommand {
             try OfflineRun.run(feed: feed, sink: sink, processor: processor, assembly: assembly,
                                backdrops: backdrops, frames: frames, settings: settings)
         } else {
-            try OutputDirectory.create(outPath)
+            try OutputDirectory.prepare(outPath, for: "demo", force: options.has("--force"), option: "--out")
             let sink = try FrameMemory.allocating("the \(outputSize.description) output frames") { () throws(SystemError) in
                 try PNGSequenceSink(directory: outPath, outputSize: outputSize)
             }
@@ -60,7 +67,6 @@ enum DemoCommand {
                                                         matte: settings.matte, projection: nil)
         defer { sheetProcessor.stop() }
         let sheet = ContactSheet(frameCount: frames)
-        let sheetPath = (outPath.hasSuffix(".y4m") ? String(outPath.dropLast(4)) : outPath) + "-sheet.png"
         let sheetScene = try FrameMemory.allocating("the contact sheet's \(cameraSize.description) synthetic scene") { () throws(SystemError) in
             try SyntheticScene.allocating(seed: 1, colourSize: cameraSize, depthSize: cameraSize)
         }

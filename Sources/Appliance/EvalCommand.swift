@@ -12,13 +12,18 @@ import Settings
 /// flicker over still truth and lag (see MatteEvaluation).
 enum EvalCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--truth", "--config", "--matte-out"], flags: ["--json"])
+        let options = try CommandOptions.parse(arguments, valued: ["--truth", "--config", "--matte-out"], flags: ["--json", "--force"])
         let recordingPath = try options.positionals(1, names: "RECORDING (a folder with color/, depth/, recording.ini)")[0]
         guard let truthDirectory = options.value("--truth") else { throw .invalidInput("missing --truth DIR") }
+        let matteDirectory = options.value("--matte-out")
+        var inputs = [OutputDirectory.Role("RECORDING", recordingPath), OutputDirectory.Role("--truth", truthDirectory)]
+        if let path = options.value("--config") { inputs.append(OutputDirectory.Role("--config", path)) }
+        if let matteDirectory {
+            try OutputDirectory.checkApart(outputs: [OutputDirectory.Role("--matte-out", matteDirectory)], inputs: inputs)
+        }
         var settings = Settings.defaults
         if let path = options.value("--config") { settings = try ConfigFile.load(path) }
-        let recording: Recording
-        do throws(RecordingError) { recording = try Recording.open(recordingPath) } catch { throw .invalidInput(error.message) }
+        let recording = try RecordingInput.open(recordingPath)
         let assembly = PipelineAssembly(settings.pipeline)
         let camera = DepthRegistration.camera(settings.camera, recordingRegistered: recording.registered,
                                               recordingIntrinsics: recording.intrinsics, depthSize: recording.depthSize)
@@ -35,8 +40,9 @@ enum EvalCommand {
         let evaluation = try FrameMemory.allocating("scoring \(recording.colorSize.description) mattes") {
             () throws(SystemError) in try MatteEvaluation(size: recording.colorSize)
         }
-        let matteDirectory = options.value("--matte-out")
-        if let matteDirectory { try OutputDirectory.create(matteDirectory) }
+        if let matteDirectory {
+            try OutputDirectory.prepare(matteDirectory, for: "eval", force: options.has("--force"), option: "--matte-out")
+        }
         for frame in 0..<recording.frameCount {
             let truthPath = truthDirectory + "/" + recording.frameName(frame)
             do throws(RecordingError) {
@@ -63,12 +69,13 @@ enum EvalCommand {
             evaluation.add(alpha: processor.alphaView, truth: truth.view)
             if let matteDirectory {
                 do throws(ImageError) {
-                    try PNGEncoder.write(processor.alphaView, to: matteDirectory + "/" + recording.frameName(frame))
+                    try PNGEncoder.write(processor.alphaView, to: matteDirectory + "/" + recording.outputName(frame))
                 } catch {
                     throw .runtime(error.message)
                 }
             }
         }
+        RecordingInput.reportUnpaired(recording)
         let s = evaluation.summary
         let d = BenchCommand.decimal
         if options.has("--json") {

@@ -11,16 +11,29 @@ enum RecordCommand {
     static let scenes = ["group", "group-still", "group-unregistered"]
 
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--config", "--scene", "--size"], flags: [])
+        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--config", "--scene", "--size"], flags: ["--force"])
         let out = try options.positionals(1, names: "OUT (the recording folder to write)")[0]
         let frames = try options.integer("--frames", default: 30, range: 1...100_000)
+        let force = options.has("--force")
         if let scene = options.value("--scene") {
+            guard scenes.contains(scene) else {
+                throw .invalidInput("unknown scene \(scene); known: " + scenes.joined(separator: ", "))
+            }
+            try prepare(out, inputs: [], force: force)
             try recordScene(scene, size: try options.size("--size") ?? FrameSize(width: 320, height: 240),
                             frames: frames, out: out)
             return
         }
         var settings = Settings.defaults
-        if let path = options.value("--config") { settings = try ConfigFile.load(path) }
+        var inputs: [OutputDirectory.Role] = []
+        if let path = options.value("--config") {
+            settings = try ConfigFile.load(path)
+            inputs.append(OutputDirectory.Role("--config", path))
+        }
+        if settings.camera.source == .recording, let path = settings.camera.recording {
+            inputs.append(OutputDirectory.Role("the config's [camera] recording", path))
+        }
+        try prepare(out, inputs: inputs, force: force)
         switch settings.camera.source {
         case .synthetic:
             let size = try options.size("--size") ?? settings.camera.size
@@ -34,8 +47,8 @@ enum RecordCommand {
             }
         case .recording:
             guard let path = settings.camera.recording else { throw .invalidInput("[camera] recording is not set") }
-            let recording: Recording
-            do throws(RecordingError) { recording = try Recording.open(path) } catch { throw .invalidInput(error.message) }
+            let recording = try RecordingInput.open(path)
+            RecordingInput.reportUnpaired(recording)
             var failure: RecordingError? = nil
             try write(frames: min(frames, recording.frameCount), out: out, colourSize: recording.colorSize,
                       depthSize: recording.depthSize, truth: false, settings: recording.settings) { frame, colour, depth, _ in
@@ -45,6 +58,13 @@ enum RecordCommand {
         case .v4l2:
             try LiveRecording.record(camera: settings.camera, frames: frames, out: out)
         }
+    }
+
+    /// OUT must not touch what is read, and is emptied of an earlier recording (or, with --force,
+    /// of anything) so no stale frame, truth mask or camera.conf survives into the new recording.
+    static func prepare(_ out: String, inputs: [OutputDirectory.Role], force: Bool) throws(CommandFailure) {
+        try OutputDirectory.checkApart(outputs: [OutputDirectory.Role("OUT", out)], inputs: inputs)
+        try OutputDirectory.prepare(out, for: "record", force: force, option: "OUT")
     }
 
     static func recordScene(_ name: String, size: FrameSize, frames: Int, out: String) throws(CommandFailure) {

@@ -13,19 +13,20 @@ import Sinks
 enum RenderCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
         let options = try CommandOptions.parse(arguments, valued: ["--background", "--out", "--matte-out", "--config", "--size"],
-                                               flags: [])
+                                               flags: ["--force"])
         let recordingPath = try options.positionals(1, names: "RECORDING (a folder with color/, depth/, recording.ini)")[0]
         guard let backgroundPath = options.value("--background") else { throw .invalidInput("missing --background IMAGE") }
         guard let outDirectory = options.value("--out") else { throw .invalidInput("missing --out DIR") }
+        let matteDirectory = options.value("--matte-out")
+        var outputs = [OutputDirectory.Role("--out", outDirectory)]
+        if let matteDirectory { outputs.append(OutputDirectory.Role("--matte-out", matteDirectory)) }
+        var inputs = [OutputDirectory.Role("RECORDING", recordingPath), OutputDirectory.Role("--background", backgroundPath)]
+        if let path = options.value("--config") { inputs.append(OutputDirectory.Role("--config", path)) }
+        try OutputDirectory.checkApart(outputs: outputs, inputs: inputs)
         var settings = Settings.defaults
         if let path = options.value("--config") { settings = try ConfigFile.load(path) }
 
-        let recording: Recording
-        do throws(RecordingError) {
-            recording = try Recording.open(recordingPath)
-        } catch {
-            throw .invalidInput(error.message)
-        }
+        let recording = try RecordingInput.open(recordingPath)
         let outputSize = try options.size("--size") ?? recording.colorSize
         let background: BackgroundImage
         do throws(ImageError) {
@@ -34,9 +35,10 @@ enum RenderCommand {
         } catch {
             throw .invalidInput("backdrop \(error.message)")
         }
-        try OutputDirectory.create(outDirectory)
-        let matteDirectory = options.value("--matte-out")
-        if let matteDirectory { try OutputDirectory.create(matteDirectory) }
+        try OutputDirectory.prepare(outDirectory, for: "render", force: options.has("--force"), option: "--out")
+        if let matteDirectory {
+            try OutputDirectory.prepare(matteDirectory, for: "render", force: options.has("--force"), option: "--matte-out")
+        }
 
         let assembly = PipelineAssembly(settings.pipeline)
         let processor = try assembly.makeProcessor(colorFormat: .rgb24, colorSize: recording.colorSize,
@@ -61,14 +63,15 @@ enum RenderCommand {
             processor.buildMatte(depth: depth.view, unitMM: recording.unitMM, colour: color.view)
             processor.compose(camera: color.view, background: background.view, into: output.view)
             do throws(ImageError) {
-                try PNGEncoder.write(output.view, to: PNGSequenceSink.framePath(directory: outDirectory, index: frame))
+                try PNGEncoder.write(output.view, to: outDirectory + "/" + recording.outputName(frame))
                 if let matteDirectory {
-                    try PNGEncoder.write(processor.alphaView, to: PNGSequenceSink.framePath(directory: matteDirectory, index: frame))
+                    try PNGEncoder.write(processor.alphaView, to: matteDirectory + "/" + recording.outputName(frame))
                 }
             } catch {
                 throw .runtime(error.message)
             }
         }
+        RecordingInput.reportUnpaired(recording)
         StandardOutput.line("render: \(recording.frameCount) frame" + (recording.frameCount == 1 ? "" : "s")
                             + " of \(recordingPath) composited to \(outDirectory)")
     }
