@@ -21,7 +21,12 @@ enum ImportCommand {
             Log.warning("a stop signal ends the import wherever it lands: \(error.message)")
         }
         let report = StickImport.run(request)
-        for line in report.lines { StandardOutput.line(line.rendered) }
+        // The same stick again writes nothing: its parts are the current generation's, not "taken".
+        let unchanged: Bool
+        if case .unchanged = report.outcome { unchanged = true } else { unchanged = false }
+        for line in report.lines {
+            StandardOutput.line(unchanged && line.kind == .taken ? "already current: " + line.text : line.rendered)
+        }
         // The booth's screen learns the outcome from this file (the unit signals it after every import).
         do throws(SystemError) {
             _ = try ImportNotice.write(report.screenText, status: report.outcome.exitStatus, data: request.data)

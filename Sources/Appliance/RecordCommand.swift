@@ -11,17 +11,18 @@ enum RecordCommand {
     static let scenes = ["group", "group-still", "group-unregistered"]
 
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--config", "--scene", "--size"], flags: ["--force"])
+        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--config", "--scene", "--size"], flags: ["--force", "--quiet"])
         let out = try options.positionals(1, names: "OUT (the recording folder to write)")[0]
         let frames = try options.integer("--frames", default: 30, range: 1...100_000)
         let force = options.has("--force")
+        let quiet = options.has("--quiet")
         if let scene = options.value("--scene") {
             guard scenes.contains(scene) else {
                 throw .invalidInput("unknown scene \(scene); known: " + scenes.joined(separator: ", "))
             }
             try prepare(out, inputs: [], force: force)
             try recordScene(scene, size: try options.size("--size") ?? FrameSize(width: 320, height: 240),
-                            frames: frames, out: out)
+                            frames: frames, out: out, quiet: quiet)
             return
         }
         var settings = Settings.defaults
@@ -42,7 +43,7 @@ enum RecordCommand {
             }
             try write(frames: frames, out: out, colourSize: size, depthSize: size,
                       settings: recordingSettings(registered: true, intrinsics: scene.depthCamera,
-                                                  unitMM: 1, frameRate: scene.frameRate)) { frame, colour, depth, truth in
+                                                  unitMM: 1, frameRate: scene.frameRate), quiet: quiet) { frame, colour, depth, truth in
                 scene.render(frame: frame, color: colour, depth: depth, truth: truth)
             }
         case .recording:
@@ -51,7 +52,7 @@ enum RecordCommand {
             RecordingInput.reportUnpaired(recording)
             var failure: RecordingError? = nil
             try write(frames: min(frames, recording.frameCount), out: out, colourSize: recording.colorSize,
-                      depthSize: recording.depthSize, truth: false, settings: recording.settings) { frame, colour, depth, _ in
+                      depthSize: recording.depthSize, truth: false, settings: recording.settings, quiet: quiet) { frame, colour, depth, _ in
                 do throws(RecordingError) { try recording.load(frame: frame, color: colour, depth: depth) } catch { failure = error }
             }
             if let failure { throw .invalidInput(failure.message) }
@@ -67,7 +68,7 @@ enum RecordCommand {
         try OutputDirectory.prepare(out, for: "record", force: force, option: "OUT")
     }
 
-    static func recordScene(_ name: String, size: FrameSize, frames: Int, out: String) throws(CommandFailure) {
+    static func recordScene(_ name: String, size: FrameSize, frames: Int, out: String, quiet: Bool) throws(CommandFailure) {
         guard scenes.contains(name) else {
             throw .invalidInput("unknown scene \(name); known: " + scenes.joined(separator: ", "))
         }
@@ -75,7 +76,7 @@ enum RecordCommand {
         scene.moving = name != "group-still"
         try write(frames: frames, out: out, colourSize: scene.colourSize, depthSize: scene.depthSize,
                   settings: recordingSettings(registered: scene.registered, intrinsics: scene.depthCamera,
-                                              unitMM: 1, frameRate: scene.frameRate)) { frame, colour, depth, truth in
+                                              unitMM: 1, frameRate: scene.frameRate), quiet: quiet) { frame, colour, depth, truth in
             scene.render(frame: frame, color: colour, depth: depth, truth: truth)
         }
         if !scene.registered {
@@ -107,21 +108,33 @@ enum RecordCommand {
 
     /// Writes `frames` frames that `fill` draws into RGB24 colour, Z16 depth and (with `truth`) a mask.
     static func write(frames: Int, out: String, colourSize: FrameSize, depthSize: FrameSize, truth: Bool = true,
-                      settings: RecordingSettings,
+                      settings: RecordingSettings, quiet: Bool,
                       fill: (Int, ImageView, ImageView, ImageView?) -> Void) throws(CommandFailure) {
         let colour = try FrameMemory.buffer(.rgb24, colourSize)
         let depth = try FrameMemory.buffer(.z16, depthSize)
         let mask = try FrameMemory.buffer(.alpha8, colourSize)
+        let progress = ProgressLine("record", total: frames, quiet: quiet)
+        // Here, not for a live recording (LiveRecording does not look for a stop); these paths
+        // start no thread, so holding here covers the whole write.
+        Interruption.hold()
+        var stoppedBy: String? = nil
+        var done = 0
         do throws(RecordingError) {
             var writer = try RecordingWriter(path: out, settings: settings, withTruth: truth)
             for frame in 0..<frames {
+                if let signal = StopRequest.pending { stoppedBy = signal; break }
                 fill(frame, colour.view, depth.view, truth ? mask.view : nil)
                 try writer.append(color: colour.view, depth: depth.view, truth: truth ? mask.view : nil)
+                done += 1
+                progress.update(done: done)
             }
         } catch {
+            progress.finish()
             throw .runtime(error.message)
         }
-        StandardOutput.line("record: \(frames) frame" + (frames == 1 ? "" : "s") + " to \(out)"
+        progress.finish()
+        StandardOutput.line("record: \(done) frame" + (done == 1 ? "" : "s") + " to \(out)"
                             + (truth ? " (truth masks in \(out)/truth)" : ""))
+        if let stoppedBy { throw Interruption.stopped(stoppedBy, done: done, of: frames) }
     }
 }
