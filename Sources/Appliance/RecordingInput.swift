@@ -1,3 +1,4 @@
+import Frames
 import KernelIO
 import Scenes
 
