@@ -364,6 +364,8 @@ for f in sample-*; do
     if { [ \$r -eq 2 ] && [ \$c -eq 2 ]; } || { [ \$r -ne 2 ] && [ \$c -eq 0 ]; }; then agree=\$((agree + 1)); else echo \"disagree on \$(head -1 \$f): run \$r, check-config \$c\"; exit 1; fi
 done
 echo agree \$agree, run refused \$refused"
+printf '[camera]\nsource = recording\nrecording = %s\n[output]\nsink = file\npath = %s/color\n' "$work/good-rec" "$work/good-rec" > "$work/run-into-rec.conf"
+expect "run's file sink inside its recording is refused, by check-config too" 2 "path = .*/good-rec/color is, holds or lies inside \[camera\] recording" -- "$backdrop" check-config "$work/run-into-rec.conf"
 printf '[camera]\nsource = synthetic\n' > "$work/synthetic-kms.conf"
 expect "check-config refuses synthetic with the default kms sink, as run does" 2 "sink = kms needs \[camera\] source = v4l2" -- "$backdrop" check-config "$work/synthetic-kms.conf"
 python3 -c "print('[matte]\nfar_mm = 2500\n' + '; padding\n' * 10000)" > "$work/big.conf"

@@ -120,7 +120,10 @@ enum RecordCommand {
         var stoppedBy: String? = nil
         var done = 0
         do throws(RecordingError) {
-            var writer = try RecordingWriter(path: out, settings: settings, withTruth: truth)
+            // The depth size is stated: what the recording's depth is, whatever its registration.
+            var stated = settings
+            stated.depthSize = depthSize
+            var writer = try RecordingWriter(path: out, settings: stated, withTruth: truth)
             for frame in 0..<frames {
                 if let signal = StopRequest.pending { stoppedBy = signal; break }
                 fill(frame, colour.view, depth.view, truth ? mask.view : nil)

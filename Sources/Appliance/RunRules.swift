@@ -26,6 +26,19 @@ enum RunRules {
                 problems.append("[camera] source = recording needs [camera] recording, the folder to play")
             }
         }
+        if sink == .file {
+            // The file sink never writes onto, into or around what the run reads.
+            let output = ResolvedPath(settings.output.path ?? "out/run.y4m")
+            var read = [("[background] directory", settings.background.directory)]
+            if source == .recording, let recording = settings.camera.recording { read.append(("[camera] recording", recording)) }
+            for (key, path) in read {
+                let input = ResolvedPath(path)
+                if output.isWithin(input) || input.isWithin(output) {
+                    problems.append("[output] path = \(settings.output.path ?? "out/run.y4m") is, holds or lies inside "
+                                    + "\(key) = \(path); choose a path outside what the run reads")
+                }
+            }
+        }
         return problems
     }
 
