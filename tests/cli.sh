@@ -486,6 +486,7 @@ expect "record draws a progress line on a terminal" 0 "<CR>record: 1/3 frames, [
 expect "render draws one too" 0 "<CR>render: 1/2 frames, [0-9]+\.[0-9] fps" -- in_pty "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/pty-render"
 expect "eval draws one too" 0 "<CR>eval: 1/3 frames" -- in_pty "$backdrop" eval "$work/scene" --truth "$work/scene/truth"
 expect "demo draws one too" 0 "<CR>demo: [0-9]+/3 frames" -- in_pty "$backdrop" demo --frames 3 --size 64x48 --out "$work/pty-demo.y4m"
+expect "import counts the stick's files on a terminal" 0 "<CR>import: 1 files read" -- in_pty "$backdrop" import "$work/own-stick" --data "$work/pty-data" --config "$work/nothere.conf"
 expect "--quiet: no progress line on a terminal" 0 "^none$" -- bash -c "$(declare -f in_pty); in_pty '$backdrop' record '$work/pty-rec' --scene group --frames 3 --size 64x48 --quiet | grep -q '1/3 frames' && echo drawn || echo none"
 expect "no progress line in a pipe" 0 "^none$" -- bash -c "'$backdrop' record '$work/pty-rec' --scene group --frames 3 --size 64x48 2>&1 | tr '\r' '\n' | grep -q '1/3 frames' && echo drawn || echo none"
 # (Started from Python with SIGINT at its default: a shell's background job would have it ignored.)

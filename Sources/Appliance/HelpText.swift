@@ -160,7 +160,7 @@ enum HelpText {
     """
 
     static let importStick = """
-    usage: backdrop import STICK_ROOT [--data DIR] [--config FILE]
+    usage: backdrop import STICK_ROOT [--data DIR] [--config FILE] [--quiet]
 
     Takes STICK_ROOT/backdrop/backdrop.conf and STICK_ROOT/backdrop/backgrounds/ (PNG, JPEG) into a
     new generation of DIR (default /var/lib/backdrop) and makes it DIR/current; the one before
@@ -170,6 +170,7 @@ enum HelpText {
       --data DIR     the data folder (created when missing; its parent must exist)
       --config FILE  the box's own config, the first generation's when the stick brings none
                      (default /etc/backdrop/backdrop.conf)
+      --quiet        no progress line (none either when stderr is not a terminal)
     exit: 0 new generation current; 2 nothing usable, or the stick holds what the current generation
     holds (nothing written); 1 runtime failure such as a full disk. On 2 and 1 the current
     generation is unchanged.

@@ -31,7 +31,7 @@ final class ProgressLine {
         if seconds > 0 && done > 0 {
             let rate = Double(done) / seconds
             let tenths = Int(rate * 10 + 0.5)
-            text += ", \(tenths / 10).\(tenths % 10) " + (unit == "frames" ? "fps" : unit + "/s")
+            text += ", \(tenths / 10).\(tenths % 10) " + (unit == "frames" ? "fps" : "per s")
             if total > done { text += ", \(Int(Double(total - done) / rate + 0.5)) s left" }
         }
         write("\r" + text + "\u{1B}[K")
