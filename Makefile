@@ -14,6 +14,7 @@ deps:
 	@bash scripts/deps.sh
 
 build: deps
+	@bash scripts/build-info.sh
 	$(RELEASE)
 
 # README command 1: synthetic scene -> out/demo.y4m, with the latency summary.
@@ -22,6 +23,7 @@ demo: build
 	$(BACKDROP) demo --frames 300 --out out/demo.y4m
 
 unit: deps
+	@bash scripts/build-info.sh
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	$(SWIFT) test $(SWIFT_FLAGS) --skip-build
 

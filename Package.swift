@@ -30,6 +30,8 @@ let package = Package(
         // Keeps every libgpiod call in C so libgpiod 1.6 and 2.x both build (see its header).
         .target(name: "CGpioShim", path: "Sources/CGpioShim", linkerSettings: [.linkedLibrary("gpiod")]),
 
+        // The git revision and build date for `backdrop --version` (scripts/build-info.sh).
+        .target(name: "CBuildInfo", path: "Sources/CBuildInfo"),
         .target(name: "KernelIO", dependencies: ["CKernel"]),
         .target(name: "Frames", dependencies: ["KernelIO"]),
         .target(name: "FrameSync", dependencies: ["Frames"]),
@@ -61,7 +63,7 @@ let package = Package(
                           dependencies: ["Frames", "Matte", "Compose", "ImageCodec", "Settings",
                                          "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO",
                                          "Capture", "Scanout", "Controls", "Buttons", "Import", "Service", "Booth", "Photos",
-                                         "Runtime"]),
+                                         "Runtime", "CBuildInfo"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
         // Test-only helpers shared by the test targets that write files.

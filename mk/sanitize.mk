@@ -24,6 +24,7 @@ SANITIZE_SKIP := SteadyStateAllocation|AllocateNothing|AllocatesNothing|V4L2Sour
 
 .PHONY: sanitize-test
 sanitize-test: deps
+	@bash scripts/build-info.sh
 	nice $(SWIFT) build $(SANITIZE_FLAGS) --build-tests
 	$(SANITIZE_ENV) $(SWIFT) test $(SANITIZE_FLAGS) --skip-build --skip '$(SANITIZE_SKIP)'
 	$(SANITIZE_ENV) bash tests/cli.sh $(SANITIZE_PATH)/release/backdrop

@@ -133,6 +133,14 @@ for command in demo render check-config bench run; do
 done
 run_all usage-error no-such-command
 same_text usage-error
+# --version: the firmware names the revision and date it was built from, as the host build does.
+run_all version --version
+same_text version
+if grep -Eq '^backdrop revision [0-9a-f]{12}(-dirty)?, built [0-9]{4}-[0-9]{2}-[0-9]{2}$' "$work/arm64/version.stdout"; then
+    pass "version: the arm64 firmware names its revision and build date"
+else
+    fail "version: the arm64 firmware printed '$(cat "$work/arm64/version.stdout")'"
+fi
 if [[ -f config/backdrop.conf ]]; then
     run_all check-config check-config config/backdrop.conf
     same_text check-config

@@ -74,6 +74,7 @@ build() {
     ensure_arch "$arch"
     local args=(--package "$root" --arch "$arch" --out "$root/build/firmware/$arch" "--opt=${FIRMWARE_OPT:--O}")
     [[ $arch == arm64 ]] && args+=(--sysroot "$sysroot_dir")
+    bash "$scripts/build-info.sh"
     python3 "$scripts/firmware-build.py" "${args[@]}"
 }
 

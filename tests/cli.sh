@@ -82,7 +82,7 @@ printf '[depth]\nunit_mm = 1.0\nregistered = true\n' > "$work/rec/recording.ini"
 expect "empty recording" 2 "no frames|empty" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o1"
 cp "$good_png" "$work/rec/color/000000.png"; cp "$good_png" "$work/rec/color/000001.png"
 cp "$good_png" "$work/rec/depth/000000.png"
-expect "colour and depth counts differ" 2 "2.*1|differ" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o2"
+expect "8-bit depth is refused (colour 1, without depth, would be skipped)" 2 "depth frames must be 16-bit" -- "$backdrop" render "$work/rec" --background "$good_png" --out "$work/o2"
 # A small valid recording (8-bit RGB colour, 16-bit depth: a near square before a far wall).
 python3 - "$work/good-rec" <<'PY'
 import os, struct, sys, zlib
@@ -286,6 +286,278 @@ expect "stick-released leaves it for the screen" 0 "^backdrop-import-outcome 1 s
 expect "the import's outcome is untouched by the later steps" 0 "serial 4 status 0 text 2 BACKDROPS IN, CONFIG REFUSED, 1 SKIPPED $" -- bash -c "tr '\n' ' ' < '$work/data/import-outcome'"
 expect "rollback goes back" 0 "generation 000001 is current again" -- "$backdrop" rollback --data "$work/data"
 expect "rollback on an empty data folder" 2 "no previous generation" -- "$backdrop" rollback --data "$work/fresh-data"
+
+
+# ---- Issue 36: a command line a user can trust. Each check below failed on the binary before it. ----
+
+# 1. Outputs never touch inputs: an output that is, contains or lies inside an input (resolved: `..`
+# and symlinks do not slip through) or another output is refused before anything is written.
+colour_sum() { cat "$1"/color/*.png | md5sum; }
+before=$(colour_sum "$work/good-rec")
+expect "render --out inside the recording is refused" 2 "--out .*lies inside the input RECORDING.*nothing was written" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/good-rec/color"
+expect "... and the recording's colour frames are untouched" 0 "^same$" -- bash -c "[ \"\$(cat '$work'/good-rec/color/*.png | md5sum)\" = '$before' ] && echo same"
+ln -s "$work/good-rec" "$work/rec-link"
+expect "an output reached through a symlink is refused" 2 "lies inside the input RECORDING" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/rec-link/depth"
+expect "an output reached through .. is refused" 2 "lies inside the input RECORDING" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/o-dots/../good-rec/new"
+expect "an output containing the input is refused" 2 "contains the input RECORDING" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work"
+expect "--out equal to --matte-out is refused" 2 "--out .* is --matte-out" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/same-out" --matte-out "$work/same-out/"
+cp -r "$work/scene/truth" "$work/truth-copy"
+expect "eval --matte-out into its truth folder is refused" 2 "--matte-out .* is the input --truth" -- "$backdrop" eval "$work/scene" --truth "$work/truth-copy" --matte-out "$work/truth-copy"
+printf '[background]\ndirectory = %s/made\n' "$work" > "$work/made-bg.conf"
+expect "demo --out onto its backdrops is refused" 2 "--out .* is the input \[background\] directory" -- "$backdrop" demo --frames 1 --config "$work/made-bg.conf" --out "$work/made"
+# A folder that is not the command's own earlier output is refused unless --force, which empties it.
+"$backdrop" record "$work/old" --scene group --frames 4 --size 64x48 >/dev/null 2>&1
+expect "render into a folder holding a recording is refused" 2 "--out .*already holds.*did not write.*--force" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/old"
+mkdir -p "$work/mine"; echo keep > "$work/mine/notes.txt"
+expect "a re-record into a folder of other files is refused" 2 "OUT .*already holds 1 entry \(e.g. notes.txt\).*--force" -- "$backdrop" record "$work/mine" --scene group --frames 2 --size 64x48
+expect "... and the file is still there" 0 "^keep$" -- cat "$work/mine/notes.txt"
+expect "--force empties it first" 0 "2 frames" -- "$backdrop" record "$work/mine" --scene group --frames 2 --size 64x48 --force
+expect "... so only the new recording is there" 0 "^color depth recording.ini truth $" -- bash -c "ls '$work/mine' | tr '\n' ' '"
+expect "a re-record over its own earlier output leaves no stale frame" 0 "^2 2 2$" -- bash -c "'$backdrop' record '$work/old' --scene group-unregistered --frames 2 --size 64x48 >/dev/null 2>&1; echo \$(ls '$work/old/color' | wc -l) \$(ls '$work/old/truth' | wc -l) \$(ls '$work/old/depth' | wc -l)"
+expect "... and a registered re-record drops the old camera.conf" 0 "^gone$" -- bash -c "'$backdrop' record '$work/old' --scene group --frames 2 --size 64x48 >/dev/null 2>&1; [ -e '$work/old/camera.conf' ] && echo stale || echo gone"
+
+# 2. Recordings pair colour and depth by frame number; a frame without its partner is skipped and
+# counted; registered depth of another size is refused naming both sizes unless recording.ini states it.
+python3 - "$work" <<'PY'
+import os, struct, sys, zlib
+def png(path, width, height, depth_bits, colour_type, rows):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    raw = b"".join(b"\0" + row for row in rows)
+    ihdr = struct.pack(">IIBBBBB", width, height, depth_bits, colour_type, 0, 0, 0)
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+def recording(root, colour_frames, depth_frames, depth_size=(64, 48), ini="[depth]\nunit_mm = 1.0\nregistered = true\n"):
+    os.makedirs(root + "/color"); os.makedirs(root + "/depth")
+    open(root + "/recording.ini", "w").write(ini)
+    for n in colour_frames:
+        png("%s/color/%06d.png" % (root, n), 64, 48, 8, 2, [bytes([n * 40 % 256, y * 5, 128]) * 64 for y in range(48)])
+    w, h = depth_size
+    for n in depth_frames:
+        # Each depth frame puts the near square somewhere else, so a mispairing changes the matte.
+        rows = [b"".join(struct.pack(">H", 1200 if n * 4 <= x * 64 // w < n * 4 + 24 and 8 <= y * 48 // h < 44 else 3000) for x in range(w)) for y in range(h)]
+        png("%s/depth/%06d.png" % (root, n), w, h, 16, 0, rows)
+work = sys.argv[1]
+recording(work + "/gappy", [0, 1, 2], [0, 2, 7])
+recording(work + "/only2", [2], [2])
+recording(work + "/short-depth", [0], [0], depth_size=(64, 24))
+recording(work + "/stated-depth", [0], [0], depth_size=(64, 24), ini="[depth]\nregistered = true\nwidth = 64\nheight = 24\n")
+PY
+expect "frames without a partner are skipped and counted in one line" 0 "skipped 1 colour frame without depth \(1\) and 1 depth frame without colour \(7\)" -- "$backdrop" render "$work/gappy" --background "$good_png" --out "$work/gappy-out" --matte-out "$work/gappy-matte"
+expect "... the outputs keep the frame numbers" 0 "^000000.png 000002.png $" -- bash -c "ls '$work/gappy-out' | tr '\n' ' '"
+expect "... and frame 2 is matted by depth 2, as alone" 0 "^same$" -- bash -c "'$backdrop' render '$work/only2' --background '$good_png' --out '$work/only2-out' --matte-out '$work/only2-matte' >/dev/null 2>&1; cmp -s '$work/gappy-matte/000002.png' '$work/only2-matte/000002.png' && echo same"
+expect "depth of another size is refused with both sizes" 2 "depth is 64x24 but colour is 64x48" -- "$backdrop" render "$work/short-depth" --background "$good_png" --out "$work/short-out"
+expect "depth of a size recording.ini states is resampled, and said" 0 "depth: 64x24 resampled to the colour's 64x48, as recording.ini states" -- "$backdrop" render "$work/stated-depth" --background "$good_png" --out "$work/stated-out"
+
+# 3. check-config is the device's validation, whole. run's own rules give the configs (one per
+# source and sink, a recording missing or unset): check-config must refuse exactly those run
+# refuses as invalid (exit 2). A run the file allows may fail at runtime here (no camera) or wait for a
+# display: the timeout ends it, which is not a refusal.
+mkdir -p "$work/rules"
+expect "check-config and run agree on every config run's rules produce" 0 "^agree [0-9]+, run refused [1-9][0-9]*$" -- bash -c "
+cd '$work/rules' && '$backdrop' check-config --run-rules > samples.txt || exit 1
+csplit -s -z -f sample- samples.txt '/^# /' '{*}' || exit 1
+agree=0 refused=0
+for f in sample-*; do
+    timeout 10 '$backdrop' run --config \$f --frames 1 >/dev/null 2>&1; r=\$?
+    '$backdrop' check-config \$f >/dev/null 2>&1; c=\$?
+    if [ \$r -eq 2 ]; then refused=\$((refused + 1)); fi
+    if { [ \$r -eq 2 ] && [ \$c -eq 2 ]; } || { [ \$r -ne 2 ] && [ \$c -eq 0 ]; }; then agree=\$((agree + 1)); else echo \"disagree on \$(head -1 \$f): run \$r, check-config \$c\"; exit 1; fi
+done
+echo agree \$agree, run refused \$refused"
+printf '[camera]\nsource = recording\nrecording = %s\n[output]\nsink = file\npath = %s/color\n' "$work/good-rec" "$work/good-rec" > "$work/run-into-rec.conf"
+expect "run's file sink inside its recording is refused, by check-config too" 2 "path = .*/good-rec/color is, holds or lies inside \[camera\] recording" -- "$backdrop" check-config "$work/run-into-rec.conf"
+printf '[camera]\nsource = synthetic\n' > "$work/synthetic-kms.conf"
+expect "check-config refuses synthetic with the default kms sink, as run does" 2 "sink = kms needs \[camera\] source = v4l2" -- "$backdrop" check-config "$work/synthetic-kms.conf"
+python3 -c "print('[matte]\nfar_mm = 2500\n' + '; padding\n' * 10000)" > "$work/big.conf"
+expect "a 100 KB config is fine for the box" 0 "big.conf: ok" -- "$backdrop" check-config "$work/big.conf"
+expect "... but --stick refuses it with the stick's limit" 2 "big.conf is [0-9]+ bytes; a stick's backdrop.conf is a small text file of at most 65536 bytes" -- "$backdrop" check-config "$work/big.conf" --stick
+printf '[background]\ndirectory = /srv\n' > "$work/path.conf"
+expect "--stick refuses a path key, as an import does" 2 "cannot set paths" -- "$backdrop" check-config "$work/path.conf" --stick
+printf '[matt]\nfar_mm = 2500\n[matte]\nfar_mn = 2\n' > "$work/typo.conf"
+expect "unknown sections and keys end in ok, with N warnings" 0 "typo.conf: ok, with 2 warnings$" -- "$backdrop" check-config "$work/typo.conf"
+expect "a PNG given as a config is refused in one line" 0 "^1 .*is not a text file" -- bash -c "'$backdrop' check-config '$good_png' 2>&1 | grep -v '^see backdrop' | { n=0; while IFS= read -r l; do n=\$((n+1)); last=\$l; done; echo \"\$n \$last\"; }"
+head -c 10485760 /dev/zero | tr '\0' ';' > "$work/huge.conf"
+expect "a 10 MB config is refused by its size" 2 "huge.conf is 10485760 bytes; a config is a small text file" -- "$backdrop" check-config "$work/huge.conf"
+
+# 4. A first generation made from the box's own config (the README's manual install copies
+# config/backdrop.conf, which names /var/lib/backdrop/backgrounds) shows that generation's backdrops.
+mkdir -p "$work/own-stick/backdrop/backgrounds"
+cp "$good_png" "$work/own-stick/backdrop/backgrounds/a.png"
+sed -e 's/^source = v4l2$/source = synthetic/' -e 's/^sink = kms$/sink = null/' "$repo/config/backdrop.conf" > "$work/box-own.conf"
+"$backdrop" import "$work/own-stick" --data "$work/own-data" --config "$work/box-own.conf" >/dev/null 2>&1
+expect "a first generation from the box's own config shows its own backdrops" 0 "backdrops: 1 from $work/own-data/current/backgrounds" -- "$backdrop" run --config "$work/own-data/current/backdrop.conf" --frames 1
+
+# 5. One rule for exit codes, every command: usage 2, bad input 2, an output that cannot be written
+# 1 (nothing can be made under /proc, even as root), help 0. One row per case: CODE|ARGUMENTS.
+printf '[camera]\nsource = synthetic\nwidth = 64\nheight = 48\n[output]\nsink = file\npath = /proc/backdrop-cli/run.y4m\nwidth = 64\nheight = 48\n' > "$work/unwritable-run.conf"
+mkdir -p "$work/photo-stick/backdrop/photos"
+while IFS='|' read -r code args; do
+    [ -z "$code" ] && continue
+    eval "set -- $args"
+    expect "exit $code: backdrop $args" "$code" "" -- "$backdrop" "$@"
+done <<ROWS
+2|frobnicate
+2|demo --bogus
+2|render --bogus
+2|check-config --bogus
+2|bench --bogus
+2|run --bogus
+2|make-backdrops --bogus
+2|eval --bogus
+2|record --bogus
+2|render-message --bogus
+2|import --bogus
+2|rollback --bogus
+2|export-photos --bogus
+2|stick-released --bogus
+0|help demo
+0|--version
+2|demo --frames 1 --config '$work/nothere.conf'
+2|render '$work/nowhere' --background '$good_png' --out '$work/x1'
+2|check-config '$work/nothere.conf'
+2|run --config '$work/nothere.conf'
+2|eval '$work/nowhere' --truth '$work/scene/truth'
+2|record '$work/x2' --config '$work/nothere.conf'
+2|import '$work/nowhere' --data '$work/x3'
+2|export-photos '$work/photo-stick' --data '$work/data' --photos '$work/no-such-photos'
+2|make-backdrops
+2|render-message HELLO
+1|demo --frames 1 --size 64x48 --out /proc/backdrop-cli/d.y4m
+1|demo --frames 1 --size 64x48 --out /proc/backdrop-cli/frames
+1|render '$work/good-rec' --background '$good_png' --out /proc/backdrop-cli/r
+1|eval '$work/scene' --truth '$work/scene/truth' --matte-out /proc/backdrop-cli/m
+1|record /proc/backdrop-cli/rec --scene group --frames 1 --size 64x48
+1|make-backdrops /proc/backdrop-cli/b --size 64x48
+1|render-message HELLO --out /proc/backdrop-cli/m.png
+1|run --config '$work/unwritable-run.conf' --frames 1
+1|import '$work/stick' --data /proc/backdrop-cli/data
+1|rollback --data /proc/backdrop-cli/data
+1|stick-released --data /proc/backdrop-cli/data
+ROWS
+# Every command's help, its usage line in the README and the options its parser takes are one set.
+expect "help texts, the README and the binary's options agree" 0 "^ok (1[3-9]|[2-9][0-9])$" -- python3 - "$backdrop" "$repo/README.md" <<'PY'
+import re, subprocess, sys
+backdrop, readme = sys.argv[1], open(sys.argv[2]).read()
+overview = subprocess.run([backdrop, "--help"], capture_output=True, text=True).stdout
+commands = re.findall(r"^  ([a-z-]+)  +\S", overview.split("commands:")[1], re.M)
+block = readme.split("## The commands of the binary")[1].split("```")[1]
+bad = []
+for c in commands:
+    help_text = subprocess.run([backdrop, c, "--help"], capture_output=True, text=True).stdout
+    if help_text != subprocess.run([backdrop, "help", c], capture_output=True, text=True).stdout:
+        bad.append(f"{c}: help {c} differs from {c} --help")
+    error = subprocess.run([backdrop, c, "--no-such-option"], capture_output=True, text=True).stderr
+    known = set(re.findall(r"--[a-z-]+", error.split("known:")[1].splitlines()[0])) if "known:" in error else set()
+    usage = help_text.split("\n\n")[0]
+    described = set(re.findall(r"^ +(--[a-z-]+)", help_text, re.M))
+    in_usage = set(re.findall(r"--[a-z-]+", usage))
+    in_readme = set(re.findall(r"--[a-z-]+", " ".join(l for l in block.splitlines() if l.startswith(f"backdrop {c} "))))
+    for name, got in (("described in --help", described), ("in the usage line", in_usage), ("in the README", in_readme)):
+        if got != known:
+            bad.append(f"{c}: options {name} {sorted(got)} but the binary takes {sorted(known)}")
+readme_commands = {l.split()[1] for l in block.splitlines() if l.startswith("backdrop ") and not l.startswith("backdrop --")}
+if readme_commands != set(commands):
+    bad.append(f"README lists {sorted(readme_commands)}, --help {sorted(commands)}")
+print("\n".join(bad) if bad else f"ok {len(commands)}")
+PY
+
+# 6. A progress line on a terminal (frames done, rate, time left), none in a pipe or with --quiet;
+# Ctrl-C finishes the frame in hand and still writes the summary and the contact sheet.
+in_pty() {  # runs the command with stderr on a pseudo-terminal; prints what the terminal got
+    python3 - "$@" <<'PY'
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=slave)
+os.close(slave)
+chunks = []
+while True:
+    try:
+        data = os.read(master, 4096)
+    except OSError:
+        break
+    if not data:
+        break
+    chunks.append(data)
+process.wait()
+sys.stdout.write(b"".join(chunks).decode("utf-8", "replace").replace("\r", "<CR>").replace("\x1b", "<ESC>"))
+PY
+}
+expect "record draws a progress line on a terminal" 0 "<CR>record: 1/3 frames, [0-9]+\.[0-9] fps, [0-9]+ s left<ESC>\[K" -- in_pty "$backdrop" record "$work/pty-rec" --scene group --frames 3 --size 64x48
+expect "render draws one too" 0 "<CR>render: 1/2 frames, [0-9]+\.[0-9] fps" -- in_pty "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/pty-render"
+expect "eval draws one too" 0 "<CR>eval: 1/3 frames" -- in_pty "$backdrop" eval "$work/scene" --truth "$work/scene/truth"
+expect "demo draws one too" 0 "<CR>demo: [0-9]+/3 frames" -- in_pty "$backdrop" demo --frames 3 --size 64x48 --out "$work/pty-demo.y4m"
+expect "import counts the stick's files on a terminal" 0 "<CR>import: 1 files read" -- in_pty "$backdrop" import "$work/own-stick" --data "$work/pty-data" --config "$work/nothere.conf"
+expect "--quiet: no progress line on a terminal" 0 "^none$" -- bash -c "$(declare -f in_pty); in_pty '$backdrop' record '$work/pty-rec' --scene group --frames 3 --size 64x48 --quiet | grep -q '1/3 frames' && echo drawn || echo none"
+expect "no progress line in a pipe" 0 "^none$" -- bash -c "'$backdrop' record '$work/pty-rec' --scene group --frames 3 --size 64x48 2>&1 | tr '\r' '\n' | grep -q '1/3 frames' && echo drawn || echo none"
+# (Started from Python with SIGINT at its default: a shell's background job would have it ignored.)
+expect "Ctrl-C on demo: exit 1, the summary, and the contact sheet of the frames done" 0 "^1 latency stopped sheet$" -- python3 - "$backdrop" "$work" <<'PY'
+import os, signal, subprocess, sys, time
+backdrop, work = sys.argv[1:3]
+video = work + "/int.y4m"
+demo = subprocess.Popen([backdrop, "demo", "--frames", "100000", "--size", "64x48", "--out", video],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+for _ in range(300):  # until a few frames are out (30 s at most)
+    if os.path.exists(video) and open(video, "rb").read().count(b"FRAME") >= 3:
+        break
+    time.sleep(0.1)
+demo.send_signal(signal.SIGINT)
+try:
+    output, _ = demo.communicate(timeout=60)
+except subprocess.TimeoutExpired:
+    demo.kill()
+    output, _ = demo.communicate()
+words = [str(demo.returncode)]
+words += ["latency"] if "latency end-to-end" in output else []
+words += ["stopped"] if "stopped by SIGINT after" in output and "of 100000 frames" in output else []
+sheet = work + "/int-sheet.png"
+words += ["sheet"] if os.path.exists(sheet) and os.path.getsize(sheet) > 0 else []
+print(" ".join(words))
+PY
+
+# 7. Pictures: eval --report (the worst frames' overlay, IoU per frame), render --sheet, and bench's
+# frames-per-second line per case.
+png_info() {  # prints WIDTH HEIGHT and whether a pixel of the given RGB is in an 8-bit RGB PNG
+    python3 - "$@" <<'PY'
+import struct, sys, zlib
+path, want = sys.argv[1], tuple(int(v) for v in sys.argv[2:5]) if len(sys.argv) > 4 else None
+data = open(path, "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+width, height, bits, kind = struct.unpack(">IIBB", data[16:26])
+idat, i = b"", 8
+while i < len(data):
+    n = struct.unpack(">I", data[i:i + 4])[0]
+    if data[i + 4:i + 8] == b"IDAT": idat += data[i + 8:i + 8 + n]
+    i += 12 + n
+channels = {2: 3, 6: 4, 0: 1}[kind]
+stride, raw, prev, found = width * channels, zlib.decompress(idat), bytearray(width * channels), False
+for y in range(height):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - channels] if x >= channels else 0; b = prev[x]; c = prev[x - channels] if x >= channels else 0
+        p = a + b - c
+        line[x] = (line[x] + [0, a, b, (a + b) // 2, a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else (b if abs(p - b) <= abs(p - c) else c)][f]) & 255
+    if want and channels >= 3:
+        found = found or any(tuple(line[x:x + 3]) == want for x in range(0, stride, channels))
+    prev = line
+print(width, height, ("has" if found else "lacks") if want else "")
+PY
+}
+expect "eval --report writes the worst frames' overlays" 0 "worst-1-000[0-9]{3}.png, worst-2-.*worst-3-.*iou.png" -- "$backdrop" eval "$work/scene" --truth "$work/scene/truth" --report "$work/report"
+expect "... the worst shows missed pixels in red" 0 "^160 120 has$" -- bash -c "$(declare -f png_info); png_info \$(ls '$work'/report/worst-1-*.png) 255 0 0"
+expect "... and the IoU plot is a PNG a column per frame wide" 0 "^600 200 $" -- bash -c "$(declare -f png_info); png_info '$work/report/iou.png'"
+expect "render --sheet writes a contact sheet" 0 "contact sheet $work/sheet.png" -- "$backdrop" render "$work/good-rec" --background "$good_png" --out "$work/sheet-out" --sheet "$work/sheet.png"
+expect "... of six thumbnails beside their mattes" 0 "^1920 1080 $" -- bash -c "$(declare -f png_info); png_info '$work/sheet.png'"
+expect "bench ends with frames per second per case" 0 "^summary, frames per second on this machine.*\|  camera 640x480 -> 1920x1080, .*: [0-9]+\.[0-9] fps$" -- bash -c "'$backdrop' bench --camera 640x480 --mode layer --frames 1 2>/dev/null | tail -2 | paste -sd '|'"
+
+# 8. --version names the revision and the build date; demo makes out/ in a fresh folder; an output
+# name of a kind this build cannot write is refused.
+expect "--version: revision and build date" 0 "^backdrop revision [0-9a-f]{12}(-dirty)?, built 20[0-9]{2}-[0-9]{2}-[0-9]{2}$" -- "$backdrop" --version
+mkdir -p "$work/fresh"
+expect "demo in a fresh folder makes out/" 0 "wrote 2 frames to out/demo.y4m" -- bash -c "cd '$work/fresh' && '$backdrop' demo --frames 2 --size 64x48"
+expect "demo --out x.mp4 is refused, not a folder of PNGs" 2 "x.mp4: this build writes a .y4m video.*.mp4 is neither" -- "$backdrop" demo --frames 2 --size 64x48 --out "$work/x.mp4"
+expect "... and nothing was made" 0 "^absent$" -- bash -c "[ -e '$work/x.mp4' ] && echo made || echo absent"
+expect "render-message --out x.jpg is refused" 2 "--out .*x.jpg: this build writes .png" -- "$backdrop" render-message HI --out "$work/x.jpg"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

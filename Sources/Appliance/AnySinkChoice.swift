@@ -1,3 +1,4 @@
+import Runtime
 import Sinks
 
 /// The file and null sinks `[output] sink` can name, as one value so the generic pipeline is

@@ -1,3 +1,4 @@
+import Runtime
 import Frames
 
 /// One configuration `backdrop bench` times: a camera size, a depth size, an output size and what

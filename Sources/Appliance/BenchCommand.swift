@@ -23,6 +23,7 @@ enum BenchCommand {
         let frames = try options.integer("--frames", default: 60, range: 1...10_000)
         let cases = try selectCases(options)
         let allWorkers = max(1, Int(bk_online_cpus()))
+        var summary: [String] = []
         for benchCase in cases {
             let single = try measure(benchCase, frames: frames, workers: 1)
             let all = try measure(benchCase, frames: frames, workers: allWorkers)
@@ -30,8 +31,24 @@ enum BenchCommand {
                 StandardOutput.line(json(benchCase, single: single, all: all, workers: allWorkers))
             } else {
                 StandardOutput.line(text(benchCase, single: single, all: all, workers: allWorkers))
+                summary.append("  \(benchCase.title): " + framesPerSecond(benchCase, all))
             }
         }
+        // The one figure a reader wants from all the above: how many frames a second each case
+        // manages. On this machine: the board's own rate is counted under emulation (make
+        // bench-arm64-count), not timed here.
+        if !summary.isEmpty {
+            StandardOutput.line("summary, frames per second on this machine with \(allWorkers) worker"
+                                + (allWorkers == 1 ? "" : "s") + " (matte + compose; the board: make bench-arm64-count):\n"
+                                + summary.joined(separator: "\n"))
+        }
+    }
+
+    static func framesPerSecond(_ benchCase: BenchCase, _ figures: StageFigures) -> String {
+        let nanoseconds = figures.pipeline * Double(benchCase.output.pixelCount)
+        guard nanoseconds > 0 else { return "not measured" }
+        let tenths = Int(1e10 / nanoseconds + 0.5)
+        return "\(tenths / 10).\(tenths % 10) fps"
     }
 
     /// Without options: the box cameras under a 1920x1080 output, 1920x1080 and 1280x720 at equal

@@ -1,5 +1,6 @@
 import Frames
 import Runtime
+import KernelIO
 
 /// A command's arguments after parsing: positional words and `--name value` / `--flag` options.
 /// Hand-written because swift-argument-parser is an outside package and does not build Embedded.
@@ -35,7 +36,9 @@ struct CommandOptions {
                 } else if known.contains(name) && inlineValue == nil {
                     options.flags.append(name)
                 } else {
-                    throw .invalidInput(("unknown option \(word)"))
+                    let all = (valued + known).sorted()
+                    throw .invalidInput("unknown option \(TerminalText.escaped(word)); "
+                                        + (all.isEmpty ? "this command takes none" : "known: " + all.joined(separator: " ")))
                 }
             } else {
                 options.positional.append(word)
@@ -69,7 +72,7 @@ struct CommandOptions {
     func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws(CommandFailure) -> Int {
         guard let text = values[name] else { return fallback }
         guard let number = Int(text), range.contains(number) else {
-            throw .invalidInput(("\(name) \(text): expected a whole number in \(range.lowerBound)...\(range.upperBound)"))
+            throw .invalidInput(("\(name) \(text): expected a whole number in \(range.lowerBound)..\(range.upperBound)"))
         }
         return number
     }

@@ -13,13 +13,22 @@ import Settings
 /// flicker over still truth and lag (see MatteEvaluation).
 enum EvalCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--truth", "--config", "--matte-out"], flags: ["--json"])
+        let options = try CommandOptions.parse(arguments, valued: ["--truth", "--config", "--matte-out", "--report"],
+                                               flags: ["--json", "--force", "--quiet"])
         let recordingPath = try options.positionals(1, names: "RECORDING (a folder with color/, depth/, recording.ini)")[0]
         guard let truthDirectory = options.value("--truth") else { throw .invalidInput("missing --truth DIR") }
+        Interruption.hold()  // before the matte's worker threads start, so they inherit it
+        let matteDirectory = options.value("--matte-out")
+        var inputs = [OutputDirectory.Role("RECORDING", recordingPath), OutputDirectory.Role("--truth", truthDirectory)]
+        if let path = options.value("--config") { inputs.append(OutputDirectory.Role("--config", path)) }
+        let reportDirectory = options.value("--report")
+        var outputs: [OutputDirectory.Role] = []
+        if let matteDirectory { outputs.append(OutputDirectory.Role("--matte-out", matteDirectory)) }
+        if let reportDirectory { outputs.append(OutputDirectory.Role("--report", reportDirectory)) }
+        try OutputDirectory.checkApart(outputs: outputs, inputs: inputs)
         var settings = Settings.defaults
         if let path = options.value("--config") { settings = try ConfigFile.load(path) }
-        let recording: Recording
-        do throws(RecordingError) { recording = try Recording.open(recordingPath) } catch { throw .invalidInput(error.message) }
+        let recording = try RecordingInput.open(recordingPath)
         let assembly = PipelineAssembly(settings.pipeline)
         let camera = DepthRegistration.camera(settings.camera, recordingRegistered: recording.registered,
                                               recordingIntrinsics: recording.intrinsics, depthSize: recording.depthSize)
@@ -36,9 +45,18 @@ enum EvalCommand {
         let evaluation = try FrameMemory.allocating("scoring \(recording.colorSize.description) mattes") {
             () throws(SystemError) in try MatteEvaluation(size: recording.colorSize)
         }
-        let matteDirectory = options.value("--matte-out")
-        if let matteDirectory { try OutputDirectory.create(matteDirectory) }
+        if let matteDirectory {
+            try OutputDirectory.prepare(matteDirectory, for: "eval", force: options.has("--force"), option: "--matte-out")
+        }
+        var report: EvalReport? = nil
+        if let reportDirectory {
+            try OutputDirectory.prepare(reportDirectory, for: "eval", force: options.has("--force"), option: "--report")
+            report = try EvalReport(directory: reportDirectory, colourSize: recording.colorSize)
+        }
+        let progress = ProgressLine("eval", total: recording.frameCount, quiet: options.has("--quiet") || options.has("--json"))
+        var stoppedBy: String? = nil
         for frame in 0..<recording.frameCount {
+            if let signal = StopRequest.pending { stoppedBy = signal; break }
             let truthPath = truthDirectory + "/" + recording.frameName(frame)
             do throws(RecordingError) {
                 try recording.load(frame: frame, color: color.view, depth: depth.view)
@@ -62,13 +80,25 @@ enum EvalCommand {
             }
             processor.buildMatte(depth: depth.view, unitMM: recording.unitMM, colour: color.view)
             evaluation.add(alpha: processor.alphaView, truth: truth.view)
+            if let report, let iou = evaluation.ious.last {
+                report.consider(iou: iou, name: recording.outputName(frame), colour: color.view,
+                                alpha: processor.alphaView, truth: truth.view)
+            }
             if let matteDirectory {
                 do throws(ImageError) {
-                    try PNGEncoder.write(processor.alphaView, to: matteDirectory + "/" + recording.frameName(frame))
+                    try PNGEncoder.write(processor.alphaView, to: matteDirectory + "/" + recording.outputName(frame))
                 } catch {
                     throw .runtime(error.message)
                 }
             }
+            progress.update(done: frame + 1)
+        }
+        progress.finish()
+        RecordingInput.reportUnpaired(recording)
+        if let report {
+            let written = try report.write(ious: evaluation.ious)
+            Log.info("eval: report in \(report.directory): " + written.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+                        .joined(separator: ", ") + " (missed pixels red, extra yellow)")
         }
         let s = evaluation.summary
         let d = BenchCommand.decimal
@@ -88,5 +118,6 @@ enum EvalCommand {
                                 + "  flicker \(d(s.flicker)) alpha levels per frame over still truth; "
                                 + "lag \(d(s.lagFrames)) frames")
         }
+        if let stoppedBy { throw Interruption.stopped(stoppedBy, done: s.frames, of: recording.frameCount) }
     }
 }

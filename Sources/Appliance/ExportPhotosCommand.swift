@@ -1,3 +1,4 @@
+import CKernel
 import Import
 import KernelIO
 import Runtime
@@ -13,6 +14,10 @@ enum ExportPhotosCommand {
         var request = PhotoExport.Options(stick: stick)
         if let data = options.value("--data") { request.data = data }
         request.photos = options.value("--photos")
+        // A mistyped folder is not "no photos taken yet": say it is not there.
+        if let photos = request.photos, bk_is_directory(photos) != 1 {
+            throw .invalidInput("--photos \(photos): no such folder (the box keeps its photos in [photos] directory)")
+        }
         // SIGTERM (the unit stopped: its stick went away) or SIGINT is answered between photos and
         // before a photo's fsync, so no temporary is left on the stick and the outcome says how far
         // it got; killed wherever the signal lands, a `.NAME.partial` could stay on the stick.

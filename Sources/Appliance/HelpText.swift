@@ -1,42 +1,39 @@
+import Runtime
 /// What `backdrop --help` and `backdrop COMMAND --help` print. One place, so the host and the
 /// firmware build print the same words.
 enum HelpText {
-    static let overview = """
+    /// `backdrop --help` is this, the command list (`CommandDispatcher.commands()`), then the tail.
+    static let overviewHead = """
     backdrop: depth-camera photo booth. People in front of the camera appear live over a backdrop.
 
     usage: backdrop COMMAND [OPTIONS]
+           backdrop --version
 
     commands:
-      demo          synthetic scene -> composited video file, with latency statistics
-      render        composite a recording offline into PNG frames
-      check-config  validate a config file exactly as the device will
-      bench         per-stage ns/pixel and the ratio to memcpy of the same bytes
-      run           the appliance loop (source and sink chosen by the config)
-      make-backdrops  write the project's own backdrops as PNG files
-      eval          score the matte of a recording against truth masks
-      record        write a recording (colour, depth, recording.ini) from the source or a test scene
-      render-message  draw an on-screen message alone as PNG, and say where it lies
-      import        take a USB stick's config and backdrops into a new generation
-      rollback      make the previous generation current again
-      export-photos copy the photos taken since the last export onto a stick
-      stick-released  tell the booth's screen that the unmounted stick can be pulled
+    """
 
-    backdrop COMMAND --help shows a command's options.
-    exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
+    static let overviewTail = """
+
+    backdrop COMMAND --help (or backdrop help COMMAND) shows a command's options.
+    exit codes: 0 success, 1 runtime failure (such as an output that cannot be written),
+    2 usage or invalid input (nothing was done).
     """
 
     static let demo = """
-    usage: backdrop demo [--frames N] [--out PATH] [--size WxH] [--config FILE]
+    usage: backdrop demo [--frames N] [--out PATH] [--size WxH] [--config FILE] [--force] [--quiet]
 
     Runs the synthetic RGB-D scene (a person at ~1.2 m before a wall at ~3 m) through the whole
     pipeline and writes the composite to PATH (.y4m video; default out/demo.y4m), then prints a
     summary with latency statistics, and writes PATH-sheet.png (PATH without .y4m): a contact
     sheet of six frames spread over the run, each beside its matte. Without images in the
     configured backgrounds folder it shows the project's generated backdrops.
-      --frames N     frames to render (1...100000, default 300)
-      --out PATH     output video (.y4m) or a directory for PNG frames
+      --frames N     frames to render (1..100000, default 300)
+      --out PATH     output video (.y4m; its folder is made) or a directory for PNG frames
       --size WxH     output size (default 1280x720)
       --config FILE  take [matte], [background] and [pipeline] from FILE
+      --force        empty a PNG folder that holds other files first (else refused)
+      --quiet        no progress line (there is none either when stderr is not a terminal)
+    Ctrl-C stops after the frame in hand; the summary and the sheet of the frames done still come.
     """
 
     static let renderMessage = """
@@ -45,37 +42,52 @@ enum HelpText {
     Draws TEXT as the box's message layer draws it (escaped, cut and placed the same way) on black,
     writes FILE.png and prints the rectangle it covers as "region X Y WIDTH HEIGHT", for comparing
     that region of a captured frame.
+      --out FILE.png  where the picture goes
       --size WxH    output size (default 1920x1080)
       --countdown   the large countdown digits instead of a caption
     """
 
     static let makeBackdrops = """
-    usage: backdrop make-backdrops DIR [--size WxH] [--jpeg]
+    usage: backdrop make-backdrops DIR [--size WxH] [--jpeg] [--force]
 
     Writes the backdrops the project draws itself (sunset, night sky, party lights, studio grey)
     as DIR/NAME.png, for a box's backgrounds folder or a USB stick to start from.
       --size WxH  picture size (default 1920x1080, a 1080p TV)
       --jpeg      DIR/NAME.jpg instead (quality 90)
+      --force     empty DIR first when it holds other files (else refused)
     """
 
     static let render = """
-    usage: backdrop render RECORDING --background IMAGE --out DIR [--matte-out DIR] [--config FILE]
+    usage: backdrop render RECORDING --background IMAGE --out DIR [--matte-out DIR] [--config FILE] [--size WxH]
+                           [--sheet FILE.png] [--force] [--quiet]
 
     Composites every frame of RECORDING (DIR/color, DIR/depth, DIR/recording.ini) over IMAGE
-    (PNG or JPEG) and writes DIR/NNNNNN.png; with --matte-out also the alpha mattes.
+    (PNG or JPEG) and writes DIR/NNNNNN.png; with --matte-out also the alpha mattes. Colour and
+    depth pair by frame number; a frame missing one of them is skipped and counted. An output
+    may not be, hold or lie inside RECORDING, IMAGE, FILE or the other output.
       --background IMAGE  the backdrop (scaled once with [background] fit)
-      --out DIR           where the composited frames go (created if missing)
+      --out DIR           where the composited frames go (created if missing; a folder of
+                          other files is refused, render's own earlier output replaced)
       --matte-out DIR     where the mattes go (8-bit grey PNG)
       --config FILE       thresholds ([matte], [background], [output] width/height)
       --size WxH          output size (default: the recording's colour size)
+      --sheet FILE.png    also a contact sheet: six frames spread over the recording, each beside its matte
+      --force             empty output folders that hold other files first
+      --quiet             no progress line (none either when stderr is not a terminal)
     """
 
     static let checkConfig = """
-    usage: backdrop check-config FILE [--backgrounds DIR]
+    usage: backdrop check-config FILE [--stick] [--backgrounds DIR]
+           backdrop check-config --run-rules
 
-    Validates FILE exactly as the device does when it loads it. Prints every problem with the
-    section, key, bad value and what is allowed; exit 0 when good, 2 when not. With
-    --backgrounds, also decodes every image in DIR and reports the ones that would be skipped.
+    Validates FILE exactly as the device does: every key (each problem with the section, key, bad
+    value and what is allowed), then what `run` refuses of their combination (such as a source
+    without its sink). Unknown sections and keys are warnings, counted in the last line ("ok, with
+    2 warnings"). A file too big or not text is refused in one line. Exit 0 when good, 2 when not.
+      --stick            check it as a stick's backdrop.conf: also the stick's size limit (64 KiB)
+                         and no path keys, as an import does
+      --backgrounds DIR  also decode every image in DIR and report the ones that would be skipped
+      --run-rules        print a config for each combination run's rules judge (for tests)
     """
 
     static let bench = """
@@ -89,13 +101,14 @@ enum HelpText {
     plane's camera layer (layer), and a camera smaller than the output as the camera-sized layer
     a scaling display plane takes (scaled-layer; ns per output pixel all the same). Beside each, memcpy moving the bytes that case must move
     (colour and depth read, backdrop read, output written), timed in the same run, and the ratio.
-    --json prints one object per case.
+    Ends with one line per case: the frames per second it manages on this machine.
       --size WxH  the output size: the box cameras under it and the camera at its size
       --camera WxH  one camera size (output --size, default 1920x1080)
       --depth WxH  depth camera size (default: the camera's), e.g. 848x480
       --mode M  only frame, only layer or only scaled-layer
       --fit F  how the camera is fitted to the output (default fill; fit letterboxes it)
-      --frames N  frames per measurement (1...10000, default 60)
+      --frames N  frames per measurement (1..10000, default 60)
+      --json      one JSON object per case instead of text
       --backgrounds DIR  instead: switch twice round DIR's backdrops at --size (default 1920x1080)
                   and report the time until each is shown and the decode of the next that follows
     """
@@ -107,11 +120,13 @@ enum HelpText {
     choose where frames come from and go. SIGTERM/SIGINT stop, SIGHUP reloads the config (and on
     the box rescans the backdrop folder), SIGUSR1 prints latency statistics, SIGUSR2 saves what the
     display shows into [photos] directory/screens (with writeback).
+      --config FILE  the config (default /etc/backdrop/backdrop.conf; missing: the defaults)
       --frames N  stop after N frames (default: run until stopped)
     """
 
     static let eval = """
-    usage: backdrop eval RECORDING --truth DIR [--config FILE] [--json] [--matte-out DIR]
+    usage: backdrop eval RECORDING --truth DIR [--config FILE] [--json] [--matte-out DIR] [--report DIR] [--force]
+                         [--quiet]
 
     Runs the matte over every frame of RECORDING as render does and scores it against DIR's
     truth masks (8-bit grey PNGs named like the frames, 255 on the subject): IoU mean and
@@ -119,11 +134,16 @@ enum HelpText {
     where the truth is still) and lag (frames the matte trails the truth by).
       --config FILE  [matte] thresholds and, for unregistered depth, [camera] intrinsics
       --json         one JSON object instead of text
+      --truth DIR    the truth masks
       --matte-out DIR  also write the mattes (8-bit grey PNG, named like the frames)
+      --report DIR   pictures: the worst frames with the pixels the matte missed in red and the
+                     ones it added in yellow (worst-N-NNNNNN.png), and IoU per frame (iou.png)
+      --force        empty a --matte-out or --report folder that holds other files first
+      --quiet        no progress line (none either with --json or when stderr is not a terminal)
     """
 
     static let record = """
-    usage: backdrop record OUT [--frames N] [--config FILE] [--scene NAME] [--size WxH]
+    usage: backdrop record OUT [--frames N] [--config FILE] [--scene NAME] [--size WxH] [--force] [--quiet]
 
     Writes OUT/color/NNNNNN.png, OUT/depth/NNNNNN.png and OUT/recording.ini (unit, registration,
     intrinsics) from [camera] source in FILE (v4l2: the cameras, each colour frame paired with
@@ -131,12 +151,17 @@ enum HelpText {
     OUT/truth instead: group (three people on a floor, the nearest walking at 1 m/s),
     group-still, group-unregistered (depth from a camera 30 mm aside with a wider view; its
     colour camera goes to OUT/camera.conf).
-      --frames N  frames to write (1...100000, default 30)
-      --size WxH  colour size of a --scene (default 320x240) or the synthetic source
+      --frames N     frames to write (1..100000, default 30)
+      --config FILE  the config whose [camera] source is recorded (default: the defaults, v4l2)
+      --scene NAME   record a test scene instead: group, group-still or group-unregistered
+      --size WxH     colour size of a --scene (default 320x240) or the synthetic source
+      --force        empty OUT first when it holds files record did not write (else refused;
+                     record's own earlier recording is replaced, never mixed with the new one)
+      --quiet        no progress line (none either when stderr is not a terminal)
     """
 
     static let importStick = """
-    usage: backdrop import STICK_ROOT [--data DIR] [--config FILE]
+    usage: backdrop import STICK_ROOT [--data DIR] [--config FILE] [--quiet]
 
     Takes STICK_ROOT/backdrop/backdrop.conf and STICK_ROOT/backdrop/backgrounds/ (PNG, JPEG) into a
     new generation of DIR (default /var/lib/backdrop) and makes it DIR/current; the one before
@@ -146,8 +171,10 @@ enum HelpText {
       --data DIR     the data folder (created when missing; its parent must exist)
       --config FILE  the box's own config, the first generation's when the stick brings none
                      (default /etc/backdrop/backdrop.conf)
-    exit: 0 new generation current (or the stick matches it), 2 nothing usable, 1 runtime failure
-    such as a full disk; on 2 and 1 the current generation is unchanged.
+      --quiet        no progress line (none either when stderr is not a terminal)
+    exit: 0 new generation current; 2 nothing usable, or the stick holds what the current generation
+    holds (nothing written); 1 runtime failure such as a full disk. On 2 and 1 the current
+    generation is unchanged.
     """
 
     static let rollback = """
@@ -156,6 +183,7 @@ enum HelpText {
     Makes DIR/previous current again (DIR default /var/lib/backdrop); the generation that was
     current becomes previous, so a second rollback undoes the first. Exit 2 when there is no
     previous generation.
+      --data DIR  the data folder (default /var/lib/backdrop)
     """
 
     static let exportPhotos = """
@@ -168,7 +196,8 @@ enum HelpText {
     The outcome in a few words ("37 PHOTOS COPIED", "PHOTOS NOT COPIED: STICK FULL - PHOTOS KEPT
     ON THE BOX") is left for the booth's screen in DIR/export-outcome, unless the stick has no
     backdrop/photos/ (it did not ask; the screen keeps the import's outcome).
-    exit: 0 copied (also none), 2 no backdrop/photos/ on the stick, 1 a write failed.
+    exit: 0 copied (also none), 2 no backdrop/photos/ on the stick or no --photos folder, 1 a write
+    failed.
     """
 
     static let stickReleased = """
@@ -177,5 +206,6 @@ enum HelpText {
     Leaves "YOU CAN REMOVE THE STICK" for the booth's screen in DIR/unmount-outcome (default
     /var/lib/backdrop). The stick's unit runs it once it has unmounted a stick that is still
     plugged in, then sends the booth SIGHUP.
+      --data DIR  the data folder (default /var/lib/backdrop)
     """
 }

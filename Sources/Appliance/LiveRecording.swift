@@ -28,9 +28,11 @@ enum LiveRecording {
             throw .runtime("the camera gives \(format.name) colour; record takes YUYV, NV12 or RGB24")
         }
         StandardOutput.line("record: \(source.summary)")
-        let settings = RecordCommand.recordingSettings(
+        var settings = RecordCommand.recordingSettings(
             registered: camera.registered, intrinsics: camera.depthIntrinsics, unitMM: source.depthUnitMM,
             frameRate: source.frameRate)
+        // Stated, so a registered camera whose depth is another size still reads back (resampled).
+        settings.depthSize = source.depthSize
         let colour = try FrameMemory.buffer(.rgb24, source.colorSize)
         let depth = try FrameMemory.buffer(.z16, source.depthSize)
         var written = 0

@@ -9,11 +9,11 @@ import Runtime
 /// start from.
 enum MakeBackdropsCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--size"], flags: ["--jpeg"])
+        let options = try CommandOptions.parse(arguments, valued: ["--size"], flags: ["--jpeg", "--force"])
         let directory = try options.positionals(1, names: "DIR (the folder the PNG files go into)")[0]
         let size = try options.size("--size") ?? FrameSize(width: 1920, height: 1080)
         let jpeg = options.has("--jpeg")
-        try OutputDirectory.create(directory)
+        try OutputDirectory.prepare(directory, for: "make-backdrops", force: options.has("--force"), option: "DIR")
         for backdrop in GeneratedBackdrop.all {
             let buffer = try FrameMemory.buffer(.xrgb8888, size)
             backdrop.draw(into: buffer.view)

@@ -12,6 +12,7 @@ enum RenderMessageCommand {
         let options = try CommandOptions.parse(arguments, valued: ["--out", "--size"], flags: ["--countdown"])
         let text = try options.positionals(1, names: "TEXT (the message to draw)")[0]
         guard let path = options.value("--out") else { throw .invalidInput("--out FILE.png is required") }
+        try OutputFile.checkExtension(path, option: "--out", allowed: [".png"])
         let size = try options.size("--size") ?? FrameSize(width: 1920, height: 1080)
         let style: MessageStyle = options.has("--countdown") ? .countdown : .caption
         let layer = MessageLayer(outputSize: size)

@@ -25,10 +25,16 @@ enum RunCommand {
         } else {
             settings = try ConfigFile.load(configPath)
         }
+        let refusals = RunRules.problems(settings)
+        guard refusals.isEmpty else {
+            throw .invalidInput("\(configPath) cannot run: " + refusals.joined(separator: "; ")
+                                + " (backdrop check-config says the same)")
+        }
         let signals = try openSignals()
         let assembly = PipelineAssembly(settings.pipeline)
         let backdrops = try BackdropChoice.library(settings: settings, outputSize: settings.output.size)
-        Log.info("backdrops: \(backdrops.count) from \(settings.background.directory)")
+        Log.info(backdrops.usesBuiltInDefault ? "backdrops: the built-in gradient (no usable image in \(settings.background.directory))"
+                 : "backdrops: \(backdrops.count) from \(settings.background.directory)")
 
         switch settings.camera.source {
         case .synthetic:
@@ -44,8 +50,8 @@ enum RunCommand {
                       backdrops: backdrops, signals: signals, frames: frames)
         case .recording:
             guard let path = settings.camera.recording else { throw .invalidInput("[camera] recording is not set") }
-            let recording: Recording
-            do throws(RecordingError) { recording = try Recording.open(path) } catch { throw .invalidInput(error.message) }
+            let recording = try RecordingInput.open(path)
+            RecordingInput.reportUnpaired(recording)
             let feed = try FrameMemory.allocating("the recording's \(recording.colorSize.description) frames") { () throws(SystemError) in
                 try RecordingSource(recording: recording, paced: true, loops: true)
             }
@@ -86,7 +92,7 @@ enum RunCommand {
                     sink = try Y4MFileSink(path: path, outputSize: size, frameRate: frameRate)
                 } catch {
                     if error.errno == .outOfMemory { throw .runtime("not enough memory for the \(size.description) output frames: \(error.message)") }
-                    throw .invalidInput("cannot write \(path): \(error.errno.description)")
+                    throw .runtime("cannot write \(path): \(error.errno.description)")
                 }
                 return .y4m(sink)
             } else {

@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -103,3 +105,14 @@ int bk_list_directory_fd(int dirfd, char *names, size_t capacity, size_t *used) 
     *used = offset > capacity ? stored : offset;
     return count;
 }
+
+int bk_resolve_path(const char *path, char *buffer, size_t capacity) {
+    char resolved[PATH_MAX];
+    if (realpath(path, resolved) == NULL) return -1;
+    size_t length = strlen(resolved);
+    if (length + 1 > capacity) { errno = ENAMETOOLONG; return -1; }
+    memcpy(buffer, resolved, length + 1);
+    return 0;
+}
+
+int bk_is_terminal(int fd) { return isatty(fd) == 1 ? 1 : 0; }

@@ -83,8 +83,9 @@ enum ConfigStep {
         }
     }
 
-    /// The box's own config for a first generation, if it is there and valid; the box's lines are
-    /// added unless it names its own backdrop folder.
+    /// The box's own config for a first generation, if it is there and valid, pointed at the
+    /// generation's backdrops as a stick's config is: its own `[background] directory` (the box's
+    /// folder, which no generation fills) is commented out and the box's lines added.
     private static func baseConfig(_ path: String?, data: String, limit: Int, into report: inout ImportReport) -> [UInt8] {
         guard let path else { return withBoxLines(emptyConfig, data: data) }
         let bytes: [UInt8]
@@ -94,8 +95,20 @@ enum ConfigStep {
             report.note("\(path) is not valid; the first generation starts from the defaults")
             return withBoxLines(emptyConfig, data: data)
         }
-        let namesBackdrops = Settings.assigns(section: "background", name: "directory", in: text)
-        return namesBackdrops ? bytes : withBoxLines(bytes, data: data)
+        let lines = Settings.assignmentLines(section: "background", name: "directory", in: text)
+        guard !lines.isEmpty else { return withBoxLines(bytes, data: data) }
+        var stored: [UInt8] = []
+        var line = 1
+        var atLineStart = true
+        for byte in bytes {
+            if atLineStart && lines.contains(line) {
+                stored += Array("; replaced by the box's line below (this generation's own backdrops): ".utf8)
+            }
+            stored.append(byte)
+            atLineStart = byte == UInt8(ascii: "\n")
+            if atLineStart { line += 1 }
+        }
+        return withBoxLines(stored, data: data)
     }
 
     static func stickKind(_ name: String, in folder: borrowing DirectoryDescriptor) throws(ImportAbort) -> FileStatus.Kind? {

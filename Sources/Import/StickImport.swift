@@ -44,8 +44,9 @@ public enum StickImport {
         /// brings none (nil or unusable: an empty file, so every default).
         public var baseConfig: String? = "/etc/backdrop/backdrop.conf"
         public var limits = ImportLimits.standard
-        /// Test-only: called with each stick file's label once it has been read (the config, each
-        /// backdrop), so a test can take the stick away in the middle of an import. Nil on the box.
+        /// Called with each stick file's label once it has been read (the config, each backdrop), on
+        /// the thread running `run`: `backdrop import` counts them on its progress line, and a test
+        /// can take the stick away in the middle of an import.
         public var afterRead: (@Sendable (String) -> Void)? = nil
         /// Asked between files and before the switch: the name of a stop that came ("SIGTERM",
         /// on the box the import unit stopped because its stick went away), or nil to go on. A

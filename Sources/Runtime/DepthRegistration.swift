@@ -17,8 +17,11 @@ public enum DepthRegistration {
             return nil
         }
         guard let depth = camera.depthIntrinsics, let colour = camera.colorIntrinsics else {
-            Log.warning("depth: not registered to colour, but [camera] depth_fx/fy/cx/cy and color_fx/fy/cx/cy "
-                        + "are not all set; using depth as if registered, so the matte will not line up")
+            // Name only what is missing: a recording's own [intrinsics] give the depth camera.
+            let missing = (camera.depthIntrinsics == nil ? ["[camera] depth_fx/fy/cx/cy (or a recording's [intrinsics])"] : [])
+                + (camera.colorIntrinsics == nil ? ["[camera] color_fx/fy/cx/cy"] : [])
+            Log.warning("depth: not registered to colour, but " + missing.joined(separator: " and ")
+                        + " not set; using depth as if registered, so the matte will not line up")
             return nil
         }
         let nominal = camera.size

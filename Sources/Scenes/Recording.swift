@@ -5,8 +5,13 @@ import KernelIO
 
 /// A recorded RGB-D sequence on disk (DESIGN.md "Recording layout"):
 /// `DIR/color/NNNNNN.png` (8-bit RGB or RGBA), `DIR/depth/NNNNNN.png` (16-bit grey, 0 = no
-/// reading) and `DIR/recording.ini` (see `RecordingSettings`). Frame i is the i-th file of each
-/// folder in numeric order.
+/// reading) and `DIR/recording.ini` (see `RecordingSettings`). Colour and depth pair by the number
+/// in their names, never by position: frame i is the i-th number both folders hold, and a number
+/// only one folder holds is left out and counted (`unpairedColor`, `unpairedDepth`).
+///
+/// Depth is taken pixel for pixel at the colour's size when registered; depth of another size is
+/// refused unless recording.ini states that size (`[depth] width/height`), which says it is meant
+/// to be resampled (`depthResampled`).
 ///
 /// `open` lists the folders, reads the settings and the first frame's headers; `load` decodes one
 /// frame into buffers the caller owns. `load` reuses one decoder and its file buffer, so after the
@@ -17,6 +22,10 @@ public struct Recording {
     public let colorSize: FrameSize
     public let depthSize: FrameSize
     public let settings: RecordingSettings
+    /// Frame numbers with colour but no depth, and depth but no colour: skipped, never mispaired.
+    public let unpairedColor: [Int]
+    public let unpairedDepth: [Int]
+    private let numbers: [Int]
     private let colorPaths: [String]
     private let depthPaths: [String]
     private let decoder: ImageDecoder
@@ -28,16 +37,29 @@ public struct Recording {
 
     public static func open(_ path: String) throws(RecordingError) -> Recording {
         guard bk_is_directory(path) == 1 else { throw .missingDirectory(path: path) }
-        let colorNames = try frameNames(path + "/color")
-        let depthNames = try frameNames(path + "/depth")
-        guard !(colorNames.isEmpty && depthNames.isEmpty) else { throw .empty(path: path) }
-        guard colorNames.count == depthNames.count else {
-            throw .countMismatch(path: path, color: colorNames.count, depth: depthNames.count)
+        let colorFrames = try frameNames(path + "/color")
+        let depthFrames = try frameNames(path + "/depth")
+        guard !(colorFrames.isEmpty && depthFrames.isEmpty) else { throw .empty(path: path) }
+        var depthByNumber: [Int: String] = [:]
+        for frame in depthFrames { depthByNumber[frame.number] = frame.name }
+        var colorNumbers = Set<Int>()
+        var numbers: [Int] = []
+        var colorPaths: [String] = []
+        var depthPaths: [String] = []
+        var unpairedColor: [Int] = []
+        for frame in colorFrames {
+            colorNumbers.insert(frame.number)
+            guard let depthName = depthByNumber[frame.number] else { unpairedColor.append(frame.number); continue }
+            numbers.append(frame.number)
+            colorPaths.append(path + "/color/" + frame.name)
+            depthPaths.append(path + "/depth/" + depthName)
+        }
+        let unpairedDepth = depthFrames.map { $0.number }.filter { !colorNumbers.contains($0) }
+        guard !numbers.isEmpty else {
+            throw .countMismatch(path: path, color: colorFrames.count, depth: depthFrames.count)
         }
         let settings = try RecordingSettings.load(path: path + "/recording.ini")
         let decoder = ImageDecoder()
-        let colorPaths = colorNames.map { path + "/color/" + $0 }
-        let depthPaths = depthNames.map { path + "/depth/" + $0 }
         let colorHeader: ImageHeader
         let depthHeader: ImageHeader
         do throws(ImageError) {
@@ -52,9 +74,45 @@ public struct Recording {
         guard depthHeader.naturalFormat == .z16 else {
             throw .badFrame(path: depthPaths[0], detail: "depth frames must be 16-bit greyscale PNGs")
         }
-        return Recording(path: path, frameCount: colorNames.count, colorSize: colorHeader.size,
-                         depthSize: depthHeader.size, settings: settings, colorPaths: colorPaths,
+        if let stated = settings.depthSize {
+            guard depthHeader.size == stated else {
+                throw .badFrame(path: depthPaths[0], detail: "depth is \(depthHeader.size.description) but recording.ini "
+                                + "states [depth] width/height \(stated.description)")
+            }
+        } else if settings.registered && depthHeader.size != colorHeader.size {
+            throw .badFrame(path: depthPaths[0], detail: "depth is \(depthHeader.size.description) but colour is "
+                            + "\(colorHeader.size.description); registered depth is used pixel for pixel, so it must be "
+                            + "the colour's size (state [depth] width = \(depthHeader.size.width), height = "
+                            + "\(depthHeader.size.height) in recording.ini to have it resampled)")
+        }
+        return Recording(path: path, frameCount: numbers.count, colorSize: colorHeader.size,
+                         depthSize: depthHeader.size, settings: settings, unpairedColor: unpairedColor,
+                         unpairedDepth: unpairedDepth, numbers: numbers, colorPaths: colorPaths,
                          depthPaths: depthPaths, decoder: decoder)
+    }
+
+    /// Registered depth of another size than colour, stretched to it because recording.ini says so.
+    public var depthResampled: Bool { registered && depthSize != colorSize }
+
+    /// The number in frame `frame`'s file names.
+    public func frameNumber(_ frame: Int) -> Int { numbers[frame] }
+
+    /// One line on the frames left out, or nil when every frame had its partner.
+    public var unpairedSummary: String? {
+        guard !unpairedColor.isEmpty || !unpairedDepth.isEmpty else { return nil }
+        func list(_ numbers: [Int]) -> String {
+            numbers.prefix(5).map { "\($0)" }.joined(separator: ", ") + (numbers.count > 5 ? ", ..." : "")
+        }
+        var parts: [String] = []
+        if !unpairedColor.isEmpty {
+            parts.append("\(unpairedColor.count) colour frame" + (unpairedColor.count == 1 ? "" : "s")
+                         + " without depth (\(list(unpairedColor)))")
+        }
+        if !unpairedDepth.isEmpty {
+            parts.append("\(unpairedDepth.count) depth frame" + (unpairedDepth.count == 1 ? "" : "s")
+                         + " without colour (\(list(unpairedDepth)))")
+        }
+        return "skipped " + parts.joined(separator: " and ") + " in \(path)"
     }
 
     /// Frame `frame`'s file name ("000012.png"): truth masks for `backdrop eval` are named the same.
@@ -63,6 +121,10 @@ public struct Recording {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
+
+    /// The name an output of frame `frame` gets: its number, six digits, so outputs keep the
+    /// recording's numbering (gaps included).
+    public func outputName(_ frame: Int) -> String { RecordingWriter.frameName(numbers[frame]) }
 
     /// Decodes frame `frame` into `color` (RGB24 at `colorSize`) and `depth` (Z16 at `depthSize`).
     public func load(frame: Int, color: ImageView, depth: ImageView) throws(RecordingError) {
@@ -78,7 +140,7 @@ public struct Recording {
     }
 
     /// The file names of frames in `directory` ("<digits>.png"), in numeric order.
-    private static func frameNames(_ directory: String) throws(RecordingError) -> [String] {
+    private static func frameNames(_ directory: String) throws(RecordingError) -> [(number: Int, name: String)] {
         guard bk_is_directory(directory) == 1 else {
             throw .missingStream(path: directory, reason: "folder missing (a recording has color/ and depth/)")
         }
@@ -93,7 +155,7 @@ public struct Recording {
             if let number = frameNumber(name) { frames.append((number, name)) }
         }
         frames.sort { $0.number < $1.number }
-        return frames.map { $0.name }
+        return frames
     }
 
     /// 12 for "000012.png"; nil for anything that is not digits followed by ".png".

@@ -8,6 +8,7 @@ public enum RecordingError: Error, Equatable {
     case missingStream(path: String, reason: String)
     /// Both streams exist but hold no NNNNNN.png frames.
     case empty(path: String)
+    /// No frame number is in both streams.
     case countMismatch(path: String, color: Int, depth: Int)
     /// recording.ini is missing, unreadable, has a syntax error or a bad value.
     case badSettings(path: String, detail: String)
@@ -27,7 +28,8 @@ public enum RecordingError: Error, Equatable {
         case .empty(let path):
             return "\(path): empty recording (no NNNNNN.png frames in color/ and depth/)"
         case .countMismatch(let path, let color, let depth):
-            return "\(path): \(color) colour frames but \(depth) depth frames; both streams need one file per frame"
+            return "\(path): no frame number has both colour and depth (\(color) colour frames, \(depth) depth frames); "
+                + "color/NNNNNN.png pairs with depth/NNNNNN.png of the same number"
         case .badSettings(let path, let detail):
             return "\(path): \(detail)"
         case .badFrame(let path, let detail):

@@ -6,6 +6,8 @@ import CInih
 ///     [depth]
 ///     unit_mm = 1.0        ; millimetres per depth unit (TUM data: 0.2), default 1.0
 ///     registered = true    ; depth already aligned to colour, default true
+///     width = 640          ; optional, both or neither: the depth frames' size, stated; registered
+///     height = 480         ; depth of another size than colour is refused unless stated here
 ///     [intrinsics]         ; optional, all four or none
 ///     fx = 525.0
 ///     fy = 525.0
@@ -21,6 +23,8 @@ public struct RecordingSettings: Equatable {
     public var registered = true
     public var intrinsics: PinholeIntrinsics?
     public var frameRate = 30
+    /// The depth frames' size when recording.ini states it.
+    public var depthSize: FrameSize?
     public var warnings: [String] = []
 
     public init() {}
@@ -41,6 +45,11 @@ public struct RecordingSettings: Equatable {
             throw .badSettings(path: path, detail: "line \(status): " + (parser.failure ?? "syntax error"))
         }
         var settings = parser.settings
+        switch (parser.depthWidth, parser.depthHeight) {
+        case (let width?, let height?): settings.depthSize = FrameSize(width: width, height: height)
+        case (nil, nil): break
+        default: throw .badSettings(path: path, detail: "[depth] needs both width and height, or neither")
+        }
         let parts = [parser.fx, parser.fy, parser.cx, parser.cy]
         let given = parts.filter { $0 != nil }.count
         if given == 4 {

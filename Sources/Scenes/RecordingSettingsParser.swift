@@ -3,6 +3,7 @@
 final class RecordingSettingsParser {
     var settings = RecordingSettings()
     var fx: Float?, fy: Float?, cx: Float?, cy: Float?
+    var depthWidth: Int?, depthHeight: Int?
     var failure: String?
 
     func accept(section: String, name: String, value: String) -> Bool {
@@ -21,6 +22,11 @@ final class RecordingSettingsParser {
             case "false", "no", "0": settings.registered = false
             default: return fail(key, value, "true or false")
             }
+        case ("depth", "width"), ("depth", "height"):
+            guard let number = Self.decimal(value), number >= 1, number <= 16384, number == number.rounded() else {
+                return fail(key, value, "a whole number of pixels, 1 to 16384")
+            }
+            if name == "width" { depthWidth = Int(number) } else { depthHeight = Int(number) }
         case ("intrinsics", "fx"), ("intrinsics", "fy"), ("intrinsics", "cx"), ("intrinsics", "cy"):
             // The ranges of the config's depth_fx ... keys: a zero focal length would divide by zero.
             let focal = name == "fx" || name == "fy"

@@ -51,6 +51,7 @@ public struct RecordingWriter {
     /// (decimals to 1/1000).
     public static func iniText(_ settings: RecordingSettings) -> String {
         var text = "[depth]\nunit_mm = \(decimal(settings.unitMM))\nregistered = \(settings.registered)\n"
+        if let size = settings.depthSize { text += "width = \(size.width)\nheight = \(size.height)\n" }
         if let k = settings.intrinsics {
             text += "\n[intrinsics]\nfx = \(decimal(k.fx))\nfy = \(decimal(k.fy))\ncx = \(decimal(k.cx))\ncy = \(decimal(k.cy))\n"
         }

@@ -16,6 +16,11 @@ extension Settings {
         return messages
     }
 
+    /// The line numbers (from 1) where `text` assigns `[section] name`.
+    public static func assignmentLines(section: String, name: String, in text: String) -> [Int] {
+        IniDocument(text: text).assignments.filter { $0.section == section && $0.name == name }.map { $0.line }
+    }
+
     /// True when `text` assigns `[section] name` (whatever the value).
     public static func assigns(section: String, name: String, in text: String) -> Bool {
         IniDocument(text: text).assignments.contains { $0.section == section && $0.name == name }

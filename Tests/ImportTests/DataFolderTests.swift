@@ -1,5 +1,6 @@
 import CKernel
 import Import
+import Settings
 import TestSupport
 import Testing
 
@@ -28,11 +29,16 @@ import Testing
         #expect(fixture.stored("[matte]\nfar_mm = 2700\n"))
     }
 
-    @Test func keepsTheBoxsOwnBackdropFolderWhenItNamesOne() {
+    /// The box's own folder is filled by no generation: kept, the first generation showed none
+    /// of the backdrops it holds (issue 36). Pointed at the generation's own, as a stick's is.
+    @Test func pointsAtTheGenerationsBackdropsWhenItNamesAnotherFolder() {
         let fixture = StickFixture(backdrops: ["a.png": StickFixture.png()])
-        let text = "[background]\ndirectory = /srv/backdrops\n"
+        let text = "[matte]\nfar_mm = 2700\n[background]\ndirectory = /srv/backdrops\nfit = fit\n"
         let own = fixture.box.write("own.conf", Array(text.utf8))
         #expect(run(fixture, baseConfig: own) == .newGeneration("000001"))
-        #expect(fixture.currentConfig() == text)
+        let stored = fixture.currentConfig() ?? ""
+        #expect(stored.hasSuffix("directory = \(fixture.data)/current/backgrounds\n"), "\(stored)")
+        #expect(stored.contains("\n; replaced by the box's line below (this generation's own backdrops): directory = /srv/backdrops\nfit = fit\n"))
+        #expect(Settings.parse(stored, fileName: "stored").settings?.background.directory == fixture.data + "/current/backgrounds")
     }
 }

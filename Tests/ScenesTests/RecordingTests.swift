@@ -67,6 +67,45 @@ import Testing
         }
     }
 
+    /// Colour 0, 1, 2 beside depth 0, 2, 7: frames 0 and 2, each with its own depth; 1 and 7 left
+    /// out and counted (they were paired by position: colour 1 with depth 2).
+    @Test func framesPairByNumber() throws {
+        let fixture = RecordingFixture()
+        let size = FrameSize(width: 8, height: 4)
+        for index in [0, 1, 2] { try fixture.writeFrame(index, size: size, depth: false) }
+        for index in [0, 2, 7] { try fixture.writeFrame(index, size: size, colour: false) }
+        fixture.writeSettings("[depth]\nregistered = true\n")
+        let recording = try Recording.open(fixture.path)
+        #expect(recording.frameCount == 2 && recording.unpairedColor == [1] && recording.unpairedDepth == [7])
+        #expect(recording.frameNumber(1) == 2 && recording.outputName(1) == "000002.png")
+        #expect(recording.unpairedSummary?.contains("1 colour frame without depth (1) and 1 depth frame without colour (7)") == true)
+        let colour = PixelBuffer(format: .rgb24, size: size)
+        let depth = PixelBuffer(format: .z16, size: size)
+        try recording.load(frame: 1, color: colour.view, depth: depth.view)
+        #expect(colour.row(1).load(fromByteOffset: 3 * 3, as: UInt8.self) == 2)
+        #expect(depth.row(1).load(fromByteOffset: 3 * 2, as: UInt16.self) == 1000 + 20 + 3)
+    }
+
+    /// Registered depth of another size was stretched over colour; now refused naming both sizes,
+    /// and taken (resampled) only when recording.ini states that size.
+    @Test func depthOfAnotherSizeIsRefusedUnlessStated() throws {
+        let fixture = RecordingFixture()
+        try fixture.writeFrame(0, size: FrameSize(width: 8, height: 4), depth: false)
+        try fixture.writeFrame(0, size: FrameSize(width: 8, height: 2), colour: false)
+        fixture.writeSettings("[depth]\nregistered = true\n")
+        do {
+            _ = try Recording.open(fixture.path)
+            Issue.record("8x2 depth beside 8x4 colour was accepted")
+        } catch {
+            #expect(error.message.contains("depth is 8x2 but colour is 8x4"), "\(error.message)")
+        }
+        fixture.writeSettings("[depth]\nregistered = true\nwidth = 8\nheight = 2\n")
+        let recording = try Recording.open(fixture.path)
+        #expect(recording.depthSize == FrameSize(width: 8, height: 2) && recording.depthResampled)
+        fixture.writeSettings("[depth]\nregistered = true\nwidth = 8\nheight = 3\n")
+        #expect(throws: RecordingError.self) { try Recording.open(fixture.path) }
+    }
+
     @Test func defaultsApplyWhenKeysAreAbsent() throws {
         let fixture = RecordingFixture()
         try fixture.writeFrame(0, size: FrameSize(width: 4, height: 4))
@@ -86,12 +125,13 @@ import Testing
         #expect(failure(empty.path) == .empty(path: empty.path))
         #expect(failure(empty.path)?.message.contains("empty recording") == true)
 
-        let uneven = RecordingFixture()
-        uneven.writeSettings(Self.settings)
-        for index in 0..<3 { try uneven.writeFrame(index, size: FrameSize(width: 4, height: 4), depth: index < 2) }
-        let mismatch = failure(uneven.path)
-        #expect(mismatch == .countMismatch(path: uneven.path, color: 3, depth: 2))
-        #expect(mismatch?.message.contains("3 colour frames but 2 depth frames") == true)
+        let apart = RecordingFixture()
+        apart.writeSettings(Self.settings)
+        try apart.writeFrame(0, size: FrameSize(width: 4, height: 4), depth: false)
+        try apart.writeFrame(1, size: FrameSize(width: 4, height: 4), colour: false)
+        let mismatch = failure(apart.path)
+        #expect(mismatch == .countMismatch(path: apart.path, color: 1, depth: 1))
+        #expect(mismatch?.message.contains("no frame number has both colour and depth") == true)
 
         let noSettings = RecordingFixture()
         try noSettings.writeFrame(0, size: FrameSize(width: 4, height: 4))

@@ -52,6 +52,12 @@ ssize_t bk_read_link_at(int dirfd, const char *name, char *buffer, size_t capaci
 /// knows the listing was cut short.
 int bk_list_directory_fd(int dirfd, char *names, size_t capacity, size_t *used);
 
+/// The absolute path with every symlink, `.` and `..` resolved (realpath(3)) into buffer; -1 with
+/// errno when the path does not exist or does not fit.
+int bk_resolve_path(const char *path, char *buffer, size_t capacity);
+/// 1 when fd is a terminal (a progress line may redraw itself there), else 0.
+int bk_is_terminal(int fd);
+
 enum { BK_ELOOP = 40, BK_ENOTDIR = 20, BK_EISDIR = 21, BK_EXDEV = 18, BK_ENOTEMPTY = 39, BK_ENXIO = 6, BK_EROFS = 30, BK_EDQUOT = 122 };
 
 #ifdef __cplusplus
