@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "Frames", dependencies: ["KernelIO"]),
         .target(name: "FrameSync", dependencies: ["Frames"]),
         .target(name: "Matte", dependencies: ["Frames", "KernelIO"]),
-        .target(name: "Compose", dependencies: ["Frames", "CKernel"]),
+        .target(name: "Looks"),
+        .target(name: "Compose", dependencies: ["Frames", "CKernel", "Looks"]),
         .target(name: "ImageCodec", dependencies: ["Frames", "CSpng", "CTurboJPEG", "KernelIO"]),
         .target(name: "Settings", dependencies: ["Frames", "Matte", "CInih"]),
         .target(name: "Backgrounds", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
@@ -47,12 +48,12 @@ let package = Package(
         .target(name: "Photos", dependencies: ["Frames", "Compose", "ImageCodec", "KernelIO", "CKernel"]),
         .target(name: "Sinks", dependencies: ["Frames", "ImageCodec", "KernelIO"]),
         .target(name: "Import", dependencies: ["Settings", "ImageCodec", "Backgrounds", "Frames", "KernelIO", "CKernel"]),
-        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO", "Scanout"]),
+        .target(name: "Pipeline", dependencies: ["Frames", "FrameSync", "Matte", "Compose", "KernelIO", "Scanout", "Looks"]),
         .target(name: "Service", dependencies: ["KernelIO", "CKernel"]),
         .executableTarget(name: "Appliance",
                           dependencies: ["Frames", "Matte", "Compose", "ImageCodec", "Settings",
                                          "Backgrounds", "Scenes", "Sinks", "Pipeline", "KernelIO",
-                                         "Capture", "Scanout", "Controls", "Buttons", "Import", "Service", "Booth", "Photos"]),
+                                         "Capture", "Scanout", "Controls", "Buttons", "Import", "Service", "Booth", "Photos", "Looks"]),
 
         // Test-only: counts malloc family calls by interposition, for the zero-allocation test.
         // Test-only helpers shared by the test targets that write files.
@@ -61,7 +62,7 @@ let package = Package(
         .target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"),
         .executableTarget(name: "BackdropFuzz",
                           dependencies: ["CFuzzDriver", "CKernel", "KernelIO", "Frames", "Settings", "Scenes",
-                                         "ImageCodec", "Backgrounds", "CTurboJPEG", "Import"],
+                                         "ImageCodec", "Backgrounds", "CTurboJPEG", "Import", "Looks"],
                           path: "Tests/Fuzz/BackdropFuzz"),
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         // Test-only: defines the funnel's weak fault hook (CKernelFaults.h); linked into test bundles only.
@@ -70,6 +71,7 @@ let package = Package(
         .testTarget(name: "FramesTests", dependencies: ["Frames"]),
         .testTarget(name: "FrameSyncTests", dependencies: ["FrameSync"]),
         .testTarget(name: "MatteTests", dependencies: ["Matte", "Scenes", "CSpng"]),
+        .testTarget(name: "LooksTests", dependencies: ["Looks"], exclude: ["Fixtures"]),
         .testTarget(name: "ComposeTests", dependencies: ["Compose", "CAllocCounter"]),
         .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
