@@ -17,6 +17,7 @@ enum CommandDispatcher {
         switch command {
         case "demo": help = HelpText.demo; body = DemoCommand.run
         case "render": help = HelpText.render; body = RenderCommand.run
+        case "looks": help = HelpText.looks; body = LooksCommand.run
         case "check-config": help = HelpText.checkConfig; body = CheckConfigCommand.run
         case "bench": help = HelpText.bench; body = BenchCommand.run
         case "run": help = HelpText.run; body = RunCommand.run

@@ -3,6 +3,7 @@ import Scenes
 import Frames
 import ImageCodec
 import KernelIO
+import Looks
 import Pipeline
 import Settings
 import Sinks
@@ -10,7 +11,7 @@ import Sinks
 /// `backdrop demo`: the synthetic scene through the whole pipeline into a video file.
 enum DemoCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--out", "--size", "--config"], flags: [])
+        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--out", "--size", "--config", "--look"], flags: [])
         _ = try options.positionals(0, names: "")
         let frames = try options.integer("--frames", default: 300, range: 1...100_000)
         var settings = Settings.defaults
@@ -22,6 +23,11 @@ enum DemoCommand {
         let cameraSize = settings.camera.size
 
         let backdrops = try demoBackdrops(settings: settings, outputSize: outputSize)
+        var look: PreparedLook? = nil
+        if let name = options.value("--look") {
+            look = try LookChoice.resolve(name, directory: settings.looks.directory)
+            if look?.look.target.backdrop == true { backdrops.setLook(look) }
+        }
         let feed = try FrameMemory.allocating("the \(cameraSize.description) synthetic camera's frames") { () throws(SystemError) in
             try SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: cameraSize, depthSize: cameraSize,
                                 frameLimit: frames, paced: false)
@@ -44,14 +50,14 @@ enum DemoCommand {
                 throw .invalidInput("cannot write \(outPath): \(error.errno.description); check that its folder exists")
             }
             try OfflineRun.run(feed: feed, sink: sink, processor: processor, assembly: assembly,
-                               backdrops: backdrops, frames: frames, settings: settings)
+                               backdrops: backdrops, frames: frames, settings: settings, peopleLook: look?.peopleColour)
         } else {
             try OutputDirectory.create(outPath)
             let sink = try FrameMemory.allocating("the \(outputSize.description) output frames") { () throws(SystemError) in
                 try PNGSequenceSink(directory: outPath, outputSize: outputSize)
             }
             try OfflineRun.run(feed: feed, sink: sink, processor: processor, assembly: assembly,
-                               backdrops: backdrops, frames: frames, settings: settings)
+                               backdrops: backdrops, frames: frames, settings: settings, peopleLook: look?.peopleColour)
         }
         // The scene is deterministic: a second one, through a processor of its own (the run's
         // workers are stopped with it), renders the frames the video shows.
@@ -59,6 +65,7 @@ enum DemoCommand {
                                                         outputSize: outputSize, fit: settings.background.fit,
                                                         matte: settings.matte, projection: nil)
         defer { sheetProcessor.stop() }
+        sheetProcessor.peopleLook = look?.peopleColour
         let sheet = ContactSheet(frameCount: frames)
         let sheetPath = (outPath.hasSuffix(".y4m") ? String(outPath.dropLast(4)) : outPath) + "-sheet.png"
         let sheetScene = try FrameMemory.allocating("the contact sheet's \(cameraSize.description) synthetic scene") { () throws(SystemError) in

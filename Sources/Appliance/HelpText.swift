@@ -9,6 +9,7 @@ enum HelpText {
     commands:
       demo          synthetic scene -> composited video file, with latency statistics
       render        composite a recording offline into PNG frames
+      looks         list the looks, or draw them all on one frame (--sheet)
       check-config  validate a config file exactly as the device will
       bench         per-stage ns/pixel and the ratio to memcpy of the same bytes
       run           the appliance loop (source and sink chosen by the config)
@@ -37,6 +38,15 @@ enum HelpText {
       --out PATH     output video (.y4m) or a directory for PNG frames
       --size WxH     output size (default 1280x720)
       --config FILE  take [matte], [background] and [pipeline] from FILE
+      --look NAME    a look on the people and/or the backdrop (backdrop looks lists them)
+    """
+
+    static let looks = """
+    usage: backdrop looks [--sheet OUT.png FRAME] [--config FILE]
+
+    Lists the looks (built-in, then those of [looks] directory's looks.txt). With --sheet, draws
+    every look on FRAME (a PNG or JPEG picture), each named, into one PNG, to choose by seeing.
+      --config FILE  take [looks] directory from FILE
     """
 
     static let renderMessage = """
@@ -68,6 +78,7 @@ enum HelpText {
       --matte-out DIR     where the mattes go (8-bit grey PNG)
       --config FILE       thresholds ([matte], [background], [output] width/height)
       --size WxH          output size (default: the recording's colour size)
+      --look NAME|FILE    a look by name (backdrop looks lists them) or a .cube file
     """
 
     static let checkConfig = """
@@ -95,6 +106,8 @@ enum HelpText {
       --depth WxH  depth camera size (default: the camera's), e.g. 848x480
       --mode M  only frame, only layer or only scaled-layer
       --fit F  how the camera is fitted to the output (default fill; fit letterboxes it)
+      --look NAME  also compose each frame with this look on the people, in the same loop:
+               its ns/px and the ratio to compose without it
       --frames N  frames per measurement (1...10000, default 60)
       --backgrounds DIR  instead: switch twice round DIR's backdrops at --size (default 1920x1080)
                   and report the time until each is shown and the decode of the next that follows
