@@ -49,6 +49,8 @@ final class DeviceSession {
     private let started = MonotonicClock.nowNanoseconds()
     private let shutdown: ShutdownSteps
     private let displayAwayProbe = DisplayAwayProbe.fromEnvironment()
+    /// The look gesture's cycle (issue 37's hook: `.switchLook` publishes the next one).
+    private let looks: LookCycle
 
     init(runner: PipelineRunner<V4L2Source, KMSSink>, settings: Settings, configPath: String, backdrops: LiveBackdrops,
          buttons: ButtonControls?, layer: Bool, heartbeat: Heartbeat, service: ServiceLink, messages: MessageSlot,
@@ -68,6 +70,9 @@ final class DeviceSession {
         self.screens = screens
         importNotices = ImportNoticeWatch(configPath: configPath)
         booth = BoothMachine(configuration: BoothConfiguration(countdownSeconds: settings.photos.countdownSeconds))
+        looks = LookCycle(settings.looks)
+        let startLook = looks.current.peopleColour
+        runner.publish { $0.peopleLook = startLook }
         actions.reserveCapacity(8)
         camera = CameraLink(loop: runner.loop)
         buttonToken = runner.loop.newToken()
@@ -204,7 +209,7 @@ final class DeviceSession {
         switch action {
         case .showMessage(let message, _):
             // The expiry is the booth's own deadline (armDeadline follows); the slot just holds the text.
-            messageText = message.text(backdropName: backdrops.currentName)
+            messageText = message.text(backdropName: backdrops.currentName, lookName: looks.current.name)
             messages.publish(messageText, style: message.isLarge ? .countdown : .caption)
             // Compose draws messages; a camera buffer shown as it is could not carry this one.
             runner.composesCameraView = true
@@ -228,6 +233,10 @@ final class DeviceSession {
         case .switchBackdrop(let step):
             backdrops.step(step, runner: runner)
             if cameraAway { noticeShown = false }
+        case .switchLook:
+            looks.next()
+            let colour = looks.current.peopleColour
+            runner.publish { $0.peopleLook = colour }
         case .setMatteView(let on):
             runner.publish { $0.showMatte = on }
         case .setCameraView(let on):

@@ -1,3 +1,4 @@
+import CAllocCounter
 import Testing
 @testable import Compose
 @_spi(Testing) import Frames
@@ -73,5 +74,34 @@ import Looks
                 #expect(a == b, "(\(x), \(y)) at \(output), premultiplied \(premultiplied)")
             }
         }
+    }
+
+    /// Steady state with a look, and a look switch (another folded lookup handed in, as a new
+    /// generation does), allocate nothing on the frame path.
+    @Test func composingWithALookAndSwitchingLooksAllocatesNothing() {
+        guard alloc_counter_available() == 1 else {
+            print("skipped: allocations are not counted in a ThreadSanitizer build")
+            return
+        }
+        let output = FrameSize(width: 192, height: 72)
+        let camera = F.rgb(Self.camera, Self.colour)
+        let alpha = F.alpha(Self.camera, Self.matte)
+        let background = F.xrgb(output) { x, y in UInt32(x ^ y) }
+        let compositor = Compositor(cameraFormat: .rgb24, cameraSize: Self.camera, outputSize: output, fit: .fill)
+        let scratch = compositor.makeScratch()
+        let frame = PixelBuffer(format: .xrgb8888, size: output)
+        let layer = PixelBuffer(format: .argb8888, size: output)
+        let looks = [Self.look, ColourLookup.fold([.mono])!, ColourLookup.fold([.invert])!]
+        alloc_counter_track_this_thread(1)
+        defer { alloc_counter_track_this_thread(0) }
+        alloc_counter_start()
+        for round in 0..<6 {
+            let look = looks[round % looks.count]
+            compositor.compose(camera: camera.view, alpha: alpha.view, background: background.view, into: frame.view,
+                               rows: 0..<output.height, scratch: scratch, look: look)
+            compositor.writeLayer(camera: camera.view, alpha: alpha.view, into: layer.view, rows: 0..<output.height,
+                                  premultiplied: true, scratch: scratch, look: look)
+        }
+        #expect(alloc_counter_stop() == 0)
     }
 }
