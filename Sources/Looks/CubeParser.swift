@@ -14,6 +14,8 @@ public enum CubeParser {
     public static let max3DSize = 65
     public static let max1DSize = 4096
     public static let valueLimit: Double = 16
+    static let keywords = ["TITLE", "LUT_1D_SIZE", "LUT_3D_SIZE", "DOMAIN_MIN", "DOMAIN_MAX", "LUT_1D_INPUT_RANGE",
+                           "LUT_3D_INPUT_RANGE"]
 
     public static func parse(_ bytes: [UInt8]) throws(LookFileError) -> CubeTable {
         guard bytes.count <= maxBytes else {
@@ -58,6 +60,9 @@ public enum CubeParser {
             }
             let keyword = String(decoding: first, as: UTF8.self)
             guard values.isEmpty else {
+                guard keywords.contains(keyword) else {
+                    throw LookFileError(line: lineNumber, "value \(printable(keyword)) is not a number (table entries are three numbers)")
+                }
                 throw LookFileError(line: lineNumber, "\(printable(keyword)) after the table data: keywords come first")
             }
             guard !seen.contains(keyword) else { throw LookFileError(line: lineNumber, "\(printable(keyword)) given twice") }

@@ -101,6 +101,7 @@ import Testing
         ("size 1", bytes("LUT_3D_SIZE 1\n0 0 0\n"), 1),
         ("1D size above 4096", bytes("LUT_1D_SIZE 4097\n"), 1),
         ("NaN", bytes("LUT_3D_SIZE 2\n0 0 0\nnan 0 0\n"), 3),
+        ("NaN in a later column", bytes("LUT_3D_SIZE 2\n0 0 0\n0 NaN 0\n"), 3),
         ("inf", bytes("LUT_3D_SIZE 2\n0 0 0\n0 inf 0\n"), 3),
         ("out of range", bytes("LUT_3D_SIZE 2\n0 0 1e30\n"), 2),
         ("exponent overflow", bytes("LUT_3D_SIZE 2\n0 0 1e999\n"), 2),
