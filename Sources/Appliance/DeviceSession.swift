@@ -6,6 +6,7 @@ import Controls
 import Frames
 import Import
 import KernelIO
+import Looks
 import Matte
 import Pipeline
 import Scanout
