@@ -8,6 +8,12 @@
 ///   256-entry tables, and indexes a ramp of `gradientEntries` colours holding the rest of the
 ///   chain. The ramp has 4096 entries rather than 256 because the steepest ramp (thermal) changes
 ///   5 levels per level of luma, which a 256-entry ramp would miss by 2.5.
+/// - `affine`: a chain whose result is a 3x3 matrix and an offset (sepia, tint, saturation,
+///   contrast, fade, exposure in any mix: the built-in sepia, warm, cool, vivid, faded), found by
+///   checking the chain against the fitted matrix at every node of the lattice it would otherwise
+///   fold to. Applied as integer multiply-adds on eight pixels at once, with no lookup: a lattice
+///   reads four nodes per pixel through a data-dependent choice of tetrahedron, which on the board
+///   costs several times the matte's instructions for a covered frame (callgrind: ~70 per pixel).
 /// - `lattice`: anything else, sampled on an N^3 lattice (N = 33, or a cube file's size when the
 ///   chain is that file alone, or the largest cube's size when larger) and read with tetrahedral
 ///   interpolation in integers. The nodes keep the chain's result unclamped (1/16 level, within
@@ -20,6 +26,8 @@ public final class ColourLookup: @unchecked Sendable {
         case channels
         case gradient
         case lattice(size: Int)
+        /// The chain is affine (a matrix and an offset, then the clamp): no table at all.
+        case affine
     }
 
     public let form: Form
@@ -35,6 +43,9 @@ public final class ColourLookup: @unchecked Sendable {
     private let gradientWords: UnsafeMutablePointer<UInt32>
     private let lattice: UnsafeMutablePointer<SIMD4<Int16>>
     private let latticeSize: Int
+    /// affine: red, green, blue rows of (m_r, m_g, m_b, offset), in 1/4096 (offset in 1/4096 level).
+    private let matrix: SIMD16<Int32>
+    static let affineShift: Int32 = 12
 
     /// The bytes of the tables this lookup reads per pixel.
     public var tableBytes: Int {
@@ -42,6 +53,7 @@ public final class ColourLookup: @unchecked Sendable {
         case .channels: return 3 * 256
         case .gradient: return 3 * 256 * 4 + Self.gradientEntries * 4
         case .lattice(let n): return 3 * 256 * 4 + n * n * n * 8
+        case .affine: return 12 * 4
         }
     }
 
@@ -55,7 +67,18 @@ public final class ColourLookup: @unchecked Sendable {
 
     private init(_ steps: [LookStep]) {
         let split = steps.firstIndex { $0.shape != .perChannel } ?? steps.count
-        if split == steps.count {
+        // A luma map goes to the ramp (cheaper still), and a cube file keeps its own lattice.
+        let tryAffine = split < steps.count && steps[split].shape == .general
+            && !steps.contains { if case .cube = $0 { return true } else { return false } }
+        let affine = tryAffine ? Self.affineFit(steps) : nil
+        matrix = affine ?? SIMD16()
+        if let _ = affine {
+            form = .affine
+            latticeSize = 0
+            perChannel = .allocate(byteCount: 1, alignment: 16)
+            gradientWords = .allocate(capacity: 1)
+            lattice = .allocate(capacity: 1)
+        } else if split == steps.count {
             form = .channels
             latticeSize = 0
             let table = UnsafeMutableRawPointer.allocate(byteCount: 3 * 256, alignment: 16)
@@ -140,6 +163,44 @@ public final class ColourLookup: @unchecked Sendable {
         lattice.deallocate()
     }
 
+    /// The chain as a matrix and offset in fixed point, when it is one: fitted from the chain at
+    /// black and the three primaries, then checked at every node of a 17^3 lattice (to 1/100 level
+    /// before the clamp). Nil when it is not affine or its coefficients are too large for the
+    /// integer form (|m| < 64, |offset| < 64 in 0...1 units).
+    static func affineFit(_ steps: [LookStep]) -> SIMD16<Int32>? {
+        func chain(_ c: SIMD3<Float>) -> SIMD3<Float> {
+            var v = c
+            for step in steps { v = step.apply(v) }
+            return v
+        }
+        let origin = chain(SIMD3(0, 0, 0))
+        let columns = [chain(SIMD3(1, 0, 0)) - origin, chain(SIMD3(0, 1, 0)) - origin, chain(SIMD3(0, 0, 1)) - origin]
+        for column in columns where (abs(column.x) >= 64 || abs(column.y) >= 64 || abs(column.z) >= 64) { return nil }
+        guard abs(origin.x) < 64, abs(origin.y) < 64, abs(origin.z) < 64 else { return nil }
+        let n = 17
+        for b in 0..<n {
+            for g in 0..<n {
+                for r in 0..<n {
+                    let c = SIMD3<Float>(Float(r), Float(g), Float(b)) / Float(n - 1)
+                    let fitted = origin + columns[0] * c.x + columns[1] * c.y + columns[2] * c.z
+                    let error = chain(c) - fitted
+                    if abs(error.x) * 255 > 0.01 || abs(error.y) * 255 > 0.01 || abs(error.z) * 255 > 0.01 { return nil }
+                }
+            }
+        }
+        var m = SIMD16<Int32>()
+        let one: Float = 4096
+        for row in 0..<3 {
+            // Coefficients act on 8-bit levels and give levels, so they keep their 0...1 values;
+            // the offset is in levels.
+            m[4 * row] = Int32((columns[0][row] * one).rounded())
+            m[4 * row + 1] = Int32((columns[1][row] * one).rounded())
+            m[4 * row + 2] = Int32((columns[2][row] * one).rounded())
+            m[4 * row + 3] = Int32((origin[row] * 255 * one).rounded())
+        }
+        return m
+    }
+
     static func quantise(_ v: Float) -> UInt8 {
         UInt8(min(max(v * 255, 0), 255).rounded())
     }
@@ -164,6 +225,7 @@ public final class ColourLookup: @unchecked Sendable {
         case .channels: applyChannels(words, start, end)
         case .gradient: applyGradient(words, start, end)
         case .lattice: applyLattice(words, start, end)
+        case .affine: applyAffine(words, start, end)
         }
     }
 
@@ -194,6 +256,43 @@ public final class ColourLookup: @unchecked Sendable {
                 &+ table.load(fromByteOffset: (512 &+ Int(w & 0xFF)) &* 4, as: Int32.self)
             let index = min(max((sum &+ 8) &>> 4, 0), top)
             words.storeBytes(of: (w & 0xFF00_0000) | ramp[Int(index)], toByteOffset: x &* 4, as: UInt32.self)
+            x &+= 1
+        }
+    }
+
+    /// Eight pixels a step: channels widened to 32-bit lanes, three multiply-adds per output
+    /// channel, rounded, clamped and packed back, the fourth byte kept.
+    @inline(never)
+    private func applyAffine(_ words: UnsafeMutableRawPointer, _ start: Int, _ end: Int) {
+        let m = matrix
+        let half = SIMD8<Int32>(repeating: 1 << (Self.affineShift - 1))
+        let low = SIMD8<Int32>(repeating: 0), high = SIMD8<Int32>(repeating: 255)
+        var x = start
+        while x &+ 8 <= end {
+            let w = words.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+            let b = SIMD8<Int32>(truncatingIfNeeded: w & 0xFF)
+            let g = SIMD8<Int32>(truncatingIfNeeded: (w &>> 8) & 0xFF)
+            let r = SIMD8<Int32>(truncatingIfNeeded: (w &>> 16) & 0xFF)
+            let outR = ((r &* m[0] &+ g &* m[1] &+ b &* m[2] &+ m[3] &+ half) &>> Self.affineShift)
+                .clamped(lowerBound: low, upperBound: high)
+            let outG = ((r &* m[4] &+ g &* m[5] &+ b &* m[6] &+ m[7] &+ half) &>> Self.affineShift)
+                .clamped(lowerBound: low, upperBound: high)
+            let outB = ((r &* m[8] &+ g &* m[9] &+ b &* m[10] &+ m[11] &+ half) &>> Self.affineShift)
+                .clamped(lowerBound: low, upperBound: high)
+            let packed = SIMD8<UInt32>(truncatingIfNeeded: outB) | SIMD8<UInt32>(truncatingIfNeeded: outG) &<< 8
+                | SIMD8<UInt32>(truncatingIfNeeded: outR) &<< 16 | (w & 0xFF00_0000)
+            words.storeBytes(of: packed, toByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+            x &+= 8
+        }
+        while x < end {
+            let w = words.load(fromByteOffset: x &* 4, as: UInt32.self)
+            let b = Int32(w & 0xFF), g = Int32((w >> 8) & 0xFF), r = Int32((w >> 16) & 0xFF)
+            let half = Int32(1) << (Self.affineShift - 1)
+            let outR = min(max((r &* m[0] &+ g &* m[1] &+ b &* m[2] &+ m[3] &+ half) >> Self.affineShift, 0), 255)
+            let outG = min(max((r &* m[4] &+ g &* m[5] &+ b &* m[6] &+ m[7] &+ half) >> Self.affineShift, 0), 255)
+            let outB = min(max((r &* m[8] &+ g &* m[9] &+ b &* m[10] &+ m[11] &+ half) >> Self.affineShift, 0), 255)
+            words.storeBytes(of: (w & 0xFF00_0000) | UInt32(outB) | UInt32(outG) << 8 | UInt32(outR) << 16,
+                             toByteOffset: x &* 4, as: UInt32.self)
             x &+= 1
         }
     }

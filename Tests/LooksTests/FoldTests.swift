@@ -47,7 +47,7 @@ import Testing
     @Test func tenStepChainFoldsWithinOneLevelAtOneStepsCost() {
         #expect(Self.worstError(Self.tenSteps) <= 1)
         let ten = ColourLookup.fold(Self.tenSteps)!
-        let one = ColourLookup.fold([.saturation(factor: 1.3)])!
+        let one = ColourLookup.fold([.vintage])!
         #expect(ten.form == .lattice(size: 33))
         #expect(ten.form == one.form)
         #expect(ten.tableBytes == one.tableBytes)
@@ -62,7 +62,10 @@ import Testing
     @Test func formsFollowTheChainsShape() {
         #expect(ColourLookup.fold([.contrast(factor: 1.2), .posterize(levels: 3), .invert])!.form == .channels)
         #expect(ColourLookup.fold([.mono])!.form == .gradient)
-        #expect(ColourLookup.fold([.sepia(amount: 1)])!.form == .lattice(size: 33))
+        #expect(ColourLookup.fold([.vintage])!.form == .lattice(size: 33))
+        #expect(ColourLookup.fold([.sepia(amount: 1)])!.form == .affine)
+        #expect(ColourLookup.fold([.saturation(factor: 1.5), .contrast(factor: 1.15), .exposure(stops: 1)])!.form == .affine)
+        #expect(ColourLookup.fold([.saturation(factor: 1.5), .posterize(levels: 4)])!.form == .lattice(size: 33))
         #expect(ColourLookup.fold([.blur(radius: 2)]) == nil)
         #expect(ColourLookup.fold([]) == nil)
     }
@@ -74,5 +77,16 @@ import Testing
         #expect(words.map { $0 >> 24 } == [0x7F, 0x00, 0xFF])
         let white = lookup.apply(red: 255, green: 255, blue: 255)
         #expect(words[1] & 0xFF_FFFF == UInt32(white.z) | UInt32(white.y) << 8 | UInt32(white.x) << 16)
+    }
+
+    /// The affine form's vector loop and its scalar tail give the same words (rows of 8 and of 13).
+    @Test func affineVectorAndTailAgree() {
+        let lookup = ColourLookup.fold([.sepia(amount: 0.7), .saturation(factor: 1.4)])!
+        #expect(lookup.form == .affine)
+        var row: [UInt32] = (0..<13).map { UInt32($0) &* 0x0913_5A27 }
+        var single = row
+        row.withUnsafeMutableBytes { lookup.apply(words: $0.baseAddress!, from: 0, to: 13) }
+        for i in 0..<13 { single.withUnsafeMutableBytes { lookup.apply(words: $0.baseAddress!, from: i, to: i + 1) } }
+        #expect(row == single)
     }
 }
