@@ -63,7 +63,7 @@ print("(the bench's own scene generator is Scenes, and its memcpy floor is in li
 for m, (n, v) in sorted(totals.items(), key=lambda kv: -kv[1][0]):
     if n >= 1000:
         print(f"  {m:36s} {n/1e6:9.3f} M  vector {max(0.0, 100 * v / n):5.1f} %")
-for wanted in ("Matte", "Compose", "Swift standard library, specialised"):
+for wanted in ("Matte", "Compose", "Looks", "Swift standard library, specialised"):
     print(f"{wanted}: functions over 1 % of it, instructions per frame, share, vector share:")
     rows = [(per_frame[s][0], per_frame[s][1], names[i]) for i, s in enumerate(symbols) if module(s) == wanted]
     whole = sum(r[0] for r in rows) or 1

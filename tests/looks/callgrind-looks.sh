@@ -5,6 +5,7 @@
 # `bench --frames 2 --look L` (every frame composed without and then with the look; 2 warm-up
 # frames; once on one thread, once on all workers: 8 frames of each) and prints the look's own
 # functions (ColourLookup.apply*) and FrameProcessor.buildMatte per frame, and their ratio.
+# MODES="frame scaled-layer" also counts the overlay path (the camera-sized layer);
 # LOOKS="a b" picks the looks (default: sepia, the affine form; vintage, the 33^3 lattice;
 # mono, the luma ramp; poster, the per-channel tables).
 # The board's figure is the arm64 count (make bench-arm64-count LOOK=...); this one guides.
@@ -16,11 +17,13 @@ trap 'rm -rf "$work"' EXIT
 strip --strip-debug -o "$work/backdrop" "$binary"
 binary=$work/backdrop
 frames=8
+for mode in ${MODES:-frame}; do
 for look in ${LOOKS:-sepia vintage mono poster}; do
     for camera in 640x480 1280x720; do
         out=$work/$look-$camera.out
+        echo -n "$mode " 
         nice valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" bench --camera "$camera" --size 1920x1080 \
-            --mode frame --frames 2 --look "$look" >/dev/null 2>&1
+            --mode "$mode" --frames 2 --look "$look" >/dev/null 2>&1
         callgrind_annotate --inclusive=yes "$out" 2>/dev/null | python3 -c '
 import re, sys
 look, camera, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -35,4 +38,5 @@ print(f"{look:7s} {camera:9s} look {lookIr / frames / 1e6:7.3f} M instructions/f
       f"matte {matteIr / frames / 1e6:7.3f} M, look/matte {100 * lookIr / max(matteIr, 1):5.1f} %")
 ' "$look" "$camera" "$frames"
     done
+done
 done
