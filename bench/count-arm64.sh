@@ -2,12 +2,15 @@
 # `make bench-arm64-count`: the arm64 firmware's instructions per frame, per function, under
 # qemu-aarch64 with a counting plugin (bench/qemu-insn-count.c), and the share of them that are
 # NEON vector instructions. Counts, not times: they do not depend on how busy the machine is.
-#   bench/count-arm64.sh [CAMERA] [MODE]     defaults 640x480 scaled-layer (output 1920x1080)
+#   bench/count-arm64.sh [CAMERA] [MODE] [LOOK]  defaults 640x480 scaled-layer (output 1920x1080);
+#   LOOK: each frame is composed again with that look on the people (bench --look), so the look's
+#   own functions (Looks' ColourLookup.apply*) show per frame beside the matte's
 # The bench runs F frames on one thread and F on all workers after two warm-up frames each; two
 # runs with different F are subtracted, so start-up and the scene set-up cancel out.
 set -euo pipefail
 camera=${1:-640x480}
 mode=${2:-scaled-layer}
+look=${3:-}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 bash scripts/firmware.sh deps arm64
@@ -21,7 +24,7 @@ gcc -O2 -Wall -shared -fPIC -o "$out/qemu-insn-count.so" bench/qemu-insn-count.c
 few=4 many=16
 for frames in $few $many; do
     qemu-aarch64 -L "$sysroot" -plugin "$out/qemu-insn-count.so,out=$out/count-$frames.txt" \
-        "$binary" bench --camera "$camera" --mode "$mode" --frames "$frames" >/dev/null
+        "$binary" bench --camera "$camera" --mode "$mode" --frames "$frames" ${look:+--look "$look"} >/dev/null
 done
 demangle=$(command -v swift-demangle || echo /opt/swift/usr/bin/swift-demangle)
 python3 - "$out/count-$few.txt" "$out/count-$many.txt" $((2 * (many - few))) "$demangle" "$camera" "$mode" <<'PY'
@@ -60,7 +63,7 @@ print("(the bench's own scene generator is Scenes, and its memcpy floor is in li
 for m, (n, v) in sorted(totals.items(), key=lambda kv: -kv[1][0]):
     if n >= 1000:
         print(f"  {m:36s} {n/1e6:9.3f} M  vector {max(0.0, 100 * v / n):5.1f} %")
-for wanted in ("Matte", "Compose", "Swift standard library, specialised"):
+for wanted in ("Matte", "Compose", "Looks", "Swift standard library, specialised"):
     print(f"{wanted}: functions over 1 % of it, instructions per frame, share, vector share:")
     rows = [(per_frame[s][0], per_frame[s][1], names[i]) for i, s in enumerate(symbols) if module(s) == wanted]
     whole = sum(r[0] for r in rows) or 1

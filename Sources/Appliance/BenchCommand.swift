@@ -1,6 +1,7 @@
 import CKernel
 import Frames
 import KernelIO
+import Looks
 import Matte
 import Pipeline
 import Runtime
@@ -13,7 +14,7 @@ import Settings
 /// frame, so the ratio means something on a noisy machine.
 enum BenchCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--size", "--camera", "--frames", "--backgrounds", "--depth", "--mode", "--fit"],
+        let options = try CommandOptions.parse(arguments, valued: ["--size", "--camera", "--frames", "--backgrounds", "--depth", "--mode", "--fit", "--look"],
                                                flags: ["--json"])
         _ = try options.positionals(0, names: "")
         if let directory = options.value("--backgrounds") {
@@ -24,9 +25,11 @@ enum BenchCommand {
         let cases = try selectCases(options)
         let allWorkers = max(1, Int(bk_online_cpus()))
         var summary: [String] = []
+        var look: PreparedLook? = nil
+        if let name = options.value("--look") { look = try LookChoice.resolve(name, directory: Settings.defaults.looks.directory) }
         for benchCase in cases {
-            let single = try measure(benchCase, frames: frames, workers: 1)
-            let all = try measure(benchCase, frames: frames, workers: allWorkers)
+            let single = try measure(benchCase, frames: frames, workers: 1, look: look?.peopleColour)
+            let all = try measure(benchCase, frames: frames, workers: allWorkers, look: look?.peopleColour)
             if options.has("--json") {
                 StandardOutput.line(json(benchCase, single: single, all: all, workers: allWorkers))
             } else {
@@ -102,6 +105,8 @@ enum BenchCommand {
         /// Median per-frame time of each matte stage (MatteStage order), ns per camera pixel: the
         /// matte's work follows the camera, not the output.
         var matteStages: [Double]
+        /// `--look`: compose with the people's look, timed in the same loop as `compose` (0 without).
+        var lookCompose: Double = 0
         var pipeline: Double { matte + compose }
     }
 
@@ -111,7 +116,7 @@ enum BenchCommand {
 
     /// Median per-frame ns per output pixel of each stage over `frames` frames of the synthetic
     /// scene.
-    static func measure(_ benchCase: BenchCase, frames: Int, workers: Int) throws(CommandFailure) -> StageFigures {
+    static func measure(_ benchCase: BenchCase, frames: Int, workers: Int, look: ColourLookup? = nil) throws(CommandFailure) -> StageFigures {
         let scene = try FrameMemory.allocating("the \(benchCase.camera.description) synthetic scene") { () throws(SystemError) in
             try SyntheticScene.allocating(seed: 7, colourSize: benchCase.camera, depthSize: benchCase.depth)
         }
@@ -132,6 +137,7 @@ enum BenchCommand {
         var matteTimes: [UInt64] = []
         var composeTimes: [UInt64] = []
         var copyTimes: [UInt64] = []
+        var lookTimes: [UInt64] = []
         let stageTimes = MatteStageTimes(clock: { MonotonicClock.nowNanoseconds() })
         processor.matteStageTimes = stageTimes
         var stageSamples = [[UInt64]](repeating: [], count: MatteStage.count)
@@ -148,7 +154,17 @@ enum BenchCommand {
             let end = MonotonicClock.nowNanoseconds()
             copyDestination.base.copyMemory(from: copySource.base, byteCount: copyBytes)
             let copied = MonotonicClock.nowNanoseconds()
+            // The same frame again with the look, right after the plain one: the two see the same
+            // caches and the same machine load, so their ratio is the look's own cost.
+            var lookEnd = copied
+            if let look {
+                processor.peopleLook = look
+                processor.compose(camera: color.view, background: background.view, into: output.view)
+                processor.peopleLook = nil
+                lookEnd = MonotonicClock.nowNanoseconds()
+            }
             if frame >= 2 {
+                lookTimes.append(lookEnd - copied)
                 matteTimes.append(middle - start)
                 composeTimes.append(end - middle)
                 copyTimes.append(copied - end)
@@ -159,7 +175,8 @@ enum BenchCommand {
         let cameraPixels = Double(benchCase.camera.pixelCount)
         return StageFigures(matte: Double(median(matteTimes)) / pixels, compose: Double(median(composeTimes)) / pixels,
                             memcpy: Double(median(copyTimes)) / pixels,
-                            matteStages: stageSamples.map { Double(median($0)) / cameraPixels })
+                            matteStages: stageSamples.map { Double(median($0)) / cameraPixels },
+                            lookCompose: look == nil ? 0 : Double(median(lookTimes)) / pixels)
     }
 
     static func median(_ values: [UInt64]) -> UInt64 {
@@ -191,6 +208,8 @@ enum BenchCommand {
             + "\"ratio_to_memcpy\": \(decimal(figures.pipeline / figures.memcpy)), "
             + "\"matte_ms_per_frame\": \(decimal(figures.matte * Double(benchCase.output.pixelCount) / 1_000_000)), "
             + "\"matte_stages_ns_per_camera_px\": {" + matteStageList(figures, separator: ": ", quoted: true) + "}"
+            + (figures.lookCompose > 0 ? ", \"look_compose_ns_per_px\": \(decimal(figures.lookCompose)), "
+                + "\"look_compose_ratio\": \(decimal(figures.lookCompose / figures.compose))" : "")
     }
 
     /// The matte's stages as `name value, ...` (text) or `"name": value, ...` (JSON).
@@ -222,6 +241,10 @@ enum BenchCommand {
             + "pipeline \(decimal(figures.pipeline)) ns/px = \(decimal(figures.pipeline / figures.memcpy)) x memcpy; "
             + "matte \(decimal(figures.matte * Double(benchCase.output.pixelCount) / 1_000_000)) ms/frame\n"
             + "    matte stages, ns per camera px: " + matteStageList(figures, separator: " ", quoted: false)
+            + (figures.lookCompose > 0 ? "\n    with the look: compose \(decimal(figures.lookCompose)) ns/px = "
+                + "\(decimal(figures.lookCompose / figures.compose)) x compose without it (same run), the look "
+                + "\(decimal((figures.lookCompose - figures.compose) * Double(benchCase.output.pixelCount) / 1_000_000)) ms/frame"
+                : "")
     }
 
     static func text(_ benchCase: BenchCase, single: StageFigures, all: StageFigures, workers: Int) -> String {

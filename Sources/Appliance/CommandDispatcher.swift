@@ -21,6 +21,8 @@ enum CommandDispatcher {
                 help: HelpText.demo, body: DemoCommand.run),
         Command(name: "render", summary: "composite a recording offline into PNG frames",
                 help: HelpText.render, body: RenderCommand.run),
+        Command(name: "looks", summary: "list the looks, or draw them all on one frame (--sheet)",
+                help: HelpText.looks, body: LooksCommand.run),
         Command(name: "check-config", summary: "validate a config file exactly as the device will",
                 help: HelpText.checkConfig, body: CheckConfigCommand.run),
         Command(name: "bench", summary: "per-stage ns/pixel, the ratio to memcpy, and frames per second per case",

@@ -4,6 +4,7 @@ import Scenes
 import Frames
 import ImageCodec
 import KernelIO
+import Looks
 import Pipeline
 import Settings
 import Sinks
@@ -11,7 +12,7 @@ import Sinks
 /// `backdrop demo`: the synthetic scene through the whole pipeline into a video file.
 enum DemoCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--out", "--size", "--config"], flags: ["--force", "--quiet"])
+        let options = try CommandOptions.parse(arguments, valued: ["--frames", "--out", "--size", "--config", "--look"], flags: ["--force", "--quiet"])
         _ = try options.positionals(0, names: "")
         // Held before any thread starts (the backdrops' decoders, the pipeline's workers), so every
         // thread inherits it: Ctrl-C reaches the loop as a pending signal, and the summary and the
@@ -38,6 +39,11 @@ enum DemoCommand {
                                        inputs: inputs)
 
         let backdrops = try demoBackdrops(settings: settings, outputSize: outputSize)
+        var look: PreparedLook? = nil
+        if let name = options.value("--look") {
+            look = try LookChoice.resolve(name, directory: settings.looks.directory)
+            if look?.look.target.backdrop == true { backdrops.setLook(look) }
+        }
         let feed = try FrameMemory.allocating("the \(cameraSize.description) synthetic camera's frames") { () throws(SystemError) in
             try SyntheticSource(seed: 1, colorFormat: .yuyv, colorSize: cameraSize, depthSize: cameraSize,
                                 frameLimit: frames, paced: false)
@@ -64,14 +70,16 @@ enum DemoCommand {
                 throw .runtime("cannot write \(outPath): \(error.errno.description)")
             }
             outcome = try OfflineRun.run(feed: feed, sink: sink, processor: processor, assembly: assembly,
-                                         backdrops: backdrops, frames: frames, settings: settings, progress: progress)
+                                         backdrops: backdrops, frames: frames, settings: settings, progress: progress,
+                                         peopleLook: look?.peopleColour)
         } else {
             try OutputDirectory.prepare(outPath, for: "demo", force: options.has("--force"), option: "--out")
             let sink = try FrameMemory.allocating("the \(outputSize.description) output frames") { () throws(SystemError) in
                 try PNGSequenceSink(directory: outPath, outputSize: outputSize)
             }
             outcome = try OfflineRun.run(feed: feed, sink: sink, processor: processor, assembly: assembly,
-                                         backdrops: backdrops, frames: frames, settings: settings, progress: progress)
+                                         backdrops: backdrops, frames: frames, settings: settings, progress: progress,
+                                         peopleLook: look?.peopleColour)
         }
         // The scene is deterministic: a second one, through a processor of its own (the run's
         // workers are stopped with it), renders the frames the video shows.
@@ -79,6 +87,7 @@ enum DemoCommand {
                                                         outputSize: outputSize, fit: settings.background.fit,
                                                         matte: settings.matte, projection: nil)
         defer { sheetProcessor.stop() }
+        sheetProcessor.peopleLook = look?.peopleColour
         let sheet = ContactSheet(frameCount: max(1, outcome.frames))
         let sheetScene = try FrameMemory.allocating("the contact sheet's \(cameraSize.description) synthetic scene") { () throws(SystemError) in
             try SyntheticScene.allocating(seed: 1, colourSize: cameraSize, depthSize: cameraSize)

@@ -31,9 +31,18 @@ enum HelpText {
       --out PATH     output video (.y4m; its folder is made) or a directory for PNG frames
       --size WxH     output size (default 1280x720)
       --config FILE  take [matte], [background] and [pipeline] from FILE
+      --look NAME    a look on the people and/or the backdrop (backdrop looks lists them)
       --force        empty a PNG folder that holds other files first (else refused)
       --quiet        no progress line (there is none either when stderr is not a terminal)
     Ctrl-C stops after the frame in hand; the summary and the sheet of the frames done still come.
+    """
+
+    static let looks = """
+    usage: backdrop looks [--sheet OUT.png FRAME] [--config FILE]
+
+    Lists the looks (built-in, then those of [looks] directory's looks.txt). With --sheet, draws
+    every look on FRAME (a PNG or JPEG picture), each named, into one PNG, to choose by seeing.
+      --config FILE  take [looks] directory from FILE
     """
 
     static let renderMessage = """
@@ -72,6 +81,7 @@ enum HelpText {
       --config FILE       thresholds ([matte], [background], [output] width/height)
       --size WxH          output size (default: the recording's colour size)
       --sheet FILE.png    also a contact sheet: six frames spread over the recording, each beside its matte
+      --look NAME|FILE    a look by name (backdrop looks lists them) or a .cube file
       --force             empty output folders that hold other files first
       --quiet             no progress line (none either when stderr is not a terminal)
     """
@@ -107,6 +117,8 @@ enum HelpText {
       --depth WxH  depth camera size (default: the camera's), e.g. 848x480
       --mode M  only frame, only layer or only scaled-layer
       --fit F  how the camera is fitted to the output (default fill; fit letterboxes it)
+      --look NAME  also compose each frame with this look on the people, in the same loop:
+               its ns/px and the ratio to compose without it
       --frames N  frames per measurement (1..10000, default 60)
       --json      one JSON object per case instead of text
       --backgrounds DIR  instead: switch twice round DIR's backdrops at --size (default 1920x1080)

@@ -2,6 +2,7 @@ import Runtime
 import Backgrounds
 import Frames
 import KernelIO
+import Looks
 import Pipeline
 import Settings
 
@@ -19,15 +20,18 @@ enum OfflineRun {
 
     static func run<Source: FrameSource & ~Copyable, Sink: FrameSink & ~Copyable>(
         feed: consuming Source, sink: consuming Sink, processor: FrameProcessor, assembly: PipelineAssembly,
-        backdrops: BackgroundLibrary, frames: Int, settings: Settings, progress: ProgressLine
+        backdrops: BackgroundLibrary, frames: Int, settings: Settings, progress: ProgressLine,
+        peopleLook: ColourLookup? = nil
     ) throws(CommandFailure) -> Outcome {
         let tolerance = settings.sync.toleranceNanoseconds(fps: feed.frameRate)
         Log.info("source: \(feed.summary)")
         Log.info("sink: \(sink.summary)")
         Log.info("compute: \(processor.bandCount) band(s) on \(assembly.helperCPUMasks.count + 1) thread(s)")
+        var generation = FrameGeneration(matte: settings.matte, backdrop: backdrops.current)
+        generation.peopleLook = peopleLook
         let runner = try assembly.startRunner(source: feed, sink: sink, processor: processor, pacing: .lockstep,
                                               syncToleranceNanoseconds: tolerance,
-                                              generation: FrameGeneration(matte: settings.matte, backdrop: backdrops.current))
+                                              generation: generation)
         var stoppedBy: String? = nil
         runner.run(frameLimit: frames) { _ in
             progress.update(done: runner.presented)

@@ -2,6 +2,7 @@ import Backgrounds
 import Frames
 import ImageCodec
 import KernelIO
+import Looks
 import Matte
 import Pipeline
 import Runtime
@@ -13,7 +14,7 @@ import Sinks
 /// one frame after another, writing the same numbered PNGs the recording uses.
 enum RenderCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
-        let options = try CommandOptions.parse(arguments, valued: ["--background", "--out", "--matte-out", "--config", "--size", "--sheet"],
+        let options = try CommandOptions.parse(arguments, valued: ["--background", "--out", "--matte-out", "--config", "--size", "--sheet", "--look"],
                                                flags: ["--force", "--quiet"])
         let recordingPath = try options.positionals(1, names: "RECORDING (a folder with color/, depth/, recording.ini)")[0]
         guard let backgroundPath = options.value("--background") else { throw .invalidInput("missing --background IMAGE") }
@@ -42,6 +43,9 @@ enum RenderCommand {
         } catch {
             throw .invalidInput("backdrop \(error.message)")
         }
+        var look: PreparedLook? = nil
+        if let name = options.value("--look") { look = try LookChoice.resolve(name, directory: settings.looks.directory) }
+        if let look, look.look.target.backdrop { BackdropFill.apply(look, to: background.view) }
         try OutputDirectory.prepare(outDirectory, for: "render", force: options.has("--force"), option: "--out")
         if let matteDirectory {
             try OutputDirectory.prepare(matteDirectory, for: "render", force: options.has("--force"), option: "--matte-out")
@@ -58,6 +62,7 @@ enum RenderCommand {
                                                            depthSize: recording.depthSize),
                                                        depthSize: recording.depthSize, colorSize: recording.colorSize))
         defer { processor.stop() }
+        processor.peopleLook = look?.peopleColour
         let color = try FrameMemory.buffer(.rgb24, recording.colorSize)
         let depth = try FrameMemory.buffer(.z16, recording.depthSize)
         let output = try FrameMemory.buffer(.xrgb8888, outputSize)

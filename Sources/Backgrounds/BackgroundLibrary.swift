@@ -2,6 +2,7 @@ import CKernel
 import Frames
 import ImageCodec
 import KernelIO
+import Looks
 
 /// The ring of backdrops, with a memory budget that fits a 1 GB board: only `residentSlots`
 /// output-sized images are decoded at a time (the current one, the next and the previous one
@@ -66,6 +67,8 @@ public final class BackgroundLibrary {
     private var inspection: BackdropSlot?
     private let decoder = ImageDecoder()
     private var problems: [String] = []
+    /// The backdrop's look, applied once as each image is decoded into a slot (`BackdropFill`).
+    public private(set) var look: PreparedLook? = nil
 
     /// Throws when the slots' memory is not there (ENOMEM): the caller says so and keeps what it
     /// had (a rescan keeps the set shown; a start-up fails with the message and status 1).
@@ -125,6 +128,16 @@ public final class BackgroundLibrary {
         return true
     }
 
+    /// At once (start-up, offline commands): takes `look` for the backdrops and decodes the
+    /// current one and its neighbours again with it, on the calling thread. Not while a worker
+    /// fill is out (the live ring's slots are then not all this thread's).
+    public func setLook(_ look: PreparedLook?) {
+        precondition(filling == nil, "setLook during a worker fill")
+        self.look = look
+        for slot in slots { slot.index = -1 }
+        show(currentIndex, after: currentIndex)
+    }
+
     // MARK: live (with a BackdropWorker)
 
     /// Live: `steps` along the ring from the target (a burst of presses adds up). True when the
@@ -164,7 +177,7 @@ public final class BackgroundLibrary {
             guard let chosen else { return nil }
             slots[chosen].index = -1
             filling = chosen
-            return BackdropFill(index: index, slot: slots[chosen], origin: entries[index].origin, fit: fit)
+            return BackdropFill(index: index, slot: slots[chosen], origin: entries[index].origin, fit: fit, look: look)
         }
         return nil
     }
@@ -238,7 +251,7 @@ public final class BackgroundLibrary {
 
     private func fill(_ slot: BackdropSlot, with index: Int) {
         slot.index = index
-        if let problem = BackdropFill.draw(entries[index].origin, fit: fit, decoder: decoder, into: slot.view) {
+        if let problem = BackdropFill.draw(entries[index].origin, fit: fit, decoder: decoder, into: slot.view, look: look) {
             problems.append(problem)
         }
     }

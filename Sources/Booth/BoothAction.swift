@@ -13,6 +13,8 @@ public enum BoothAction: Equatable, Sendable {
     /// Encode and write the captured frame off the I/O thread; report `.photoSaved` or `.photoFailed`.
     case startEncode
     case switchBackdrop(BackdropStep)
+    /// The next look of the cycle (a new generation, like a backdrop switch).
+    case switchLook
     case setMatteView(Bool)
     /// Show the camera's picture as it is (no matte, no backdrop) over the whole screen, or the
     /// composite again. Never on together with the matte view: the booth turns one off first.

@@ -14,6 +14,8 @@ import Controls
 /// |---|---|---|---|
 /// | live, matteView, cameraView, importing, saving, cameraAway | next / previous | same | switchBackdrop, showMessage(backdropName, 2 s) |
 /// | countdown, capturing, displayAway | next / previous | same | none (people are posing, or nothing is seen) |
+/// | live, matteView, cameraView, importing, saving, cameraAway | long shutter | same | switchLook, showMessage(lookName, 2 s) |
+/// | countdown, capturing, displayAway | long shutter | same | none |
 /// | live, importing (countdown_s > 0) | shutter | countdown(n) | showMessage(countdown n), armDeadline(+1 s) |
 /// | live, importing (countdown_s = 0) | shutter | capturing | captureShownFrame |
 /// | countdown(k > 1) | timer at the tick | countdown(k - 1) | showMessage(countdown k - 1), armDeadline(+1 s) |
@@ -200,6 +202,12 @@ public struct BoothMachine {
             if photo == .capturing { return }
             emit(.switchBackdrop(intent == .nextBackdrop ? .next : .previous))
             show(.backdropName, for: configuration.backdropNameNanoseconds, at: now)
+        case .nextLook:
+            guard displayPresent else { return }
+            if case .countdown = photo { return }
+            if photo == .capturing { return }
+            emit(.switchLook)
+            show(.lookName, for: configuration.backdropNameNanoseconds, at: now)
         case .takePhoto:
             guard displayPresent, cameraPresent, photo == .idle else { return }
             if matteView {

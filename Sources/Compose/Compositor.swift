@@ -1,4 +1,5 @@
 import Frames
+import Looks
 
 /// The frame-path kernel: converts the camera image to RGB, blends it over the prescaled backdrop
 /// with the matte, and writes the scanout buffer, all in one pass over the output.
@@ -139,10 +140,14 @@ public final class Compositor {
     /// opaque, which is what the blend gives under alpha 0. `patch` (the matte's rim corrections
     /// for this camera frame), when given, is laid into the band's copy of each camera row it
     /// writes as the row is read; the camera frame itself is only read.
+    /// `look`, when given, maps the people's colours: it is applied to the band's converted camera
+    /// row over the columns the matte covers, at camera width, before the stretch, so it costs per
+    /// covered camera pixel and adds no pass over the output. At equal widths a look takes this
+    /// row path too (the direct path has no row to apply it to), blending from the camera row.
     public func compose(camera: ImageView, alpha: ImageView, background: ImageView, into output: ImageView,
-                        rows: Range<Int>, scratch: ComposeScratch, patch: PixelPatch? = nil) {
+                        rows: Range<Int>, scratch: ComposeScratch, patch: PixelPatch? = nil, look: ColourLookup? = nil) {
         let patched = PatchedRows(patch, scratch: scratch, camera: camera)
-        guard !identityColumns else {
+        guard !identityColumns || look != nil else {
             return compose(camera: camera, patched: patched, alpha: alpha, background: background, into: output, rows: rows)
         }
         checkInputs(camera: camera, alpha: alpha, output: output, rows: rows)
@@ -157,7 +162,8 @@ public final class Compositor {
                 convertRow(camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow,
                            target: .cameraWords)
                 findCoveredSpans(alpha: UnsafeRawPointer(alpha.row(sourceY)), into: scratch)
-                if periodicStretch == nil {
+                if let look { applyLook(look, toCoveredSpansOf: scratch) }
+                if periodicStretch == nil && !identityColumns {
                     for span in 0..<scratch.spanCount {
                         let start = Int(scratch.spans[2 * span]), end = Int(scratch.spans[2 * span + 1])
                         if splatStretch {
@@ -176,7 +182,9 @@ public final class Compositor {
                 let start = Int(scratch.spans[2 * span])
                 let end = Int(scratch.spans[2 * span + 1])
                 Self.opaqueBackdrop(back, into: out, from: x, to: start)
-                if let periodic = periodicStretch {
+                if identityColumns {
+                    Self.blendWords(UnsafeRawPointer(scratch.cameraRow), over: back, into: out, from: start, to: end)
+                } else if let periodic = periodicStretch {
                     blendPeriodic(periodic, camera: UnsafeRawPointer(scratch.cameraRow), over: back, into: out,
                                   from: start, to: end)
                 } else {
@@ -193,10 +201,14 @@ public final class Compositor {
     /// the band's row buffers: each camera row converted once, then stretched straight into each
     /// output row it covers.
     /// `patch` as in `compose(camera:alpha:background:into:rows:scratch:patch:)`.
+    /// `look` as in `compose(...scratch:patch:look:)`: applied to the straight colours of the
+    /// covered camera columns before they are multiplied by alpha, at camera width (for the
+    /// camera-sized layer, the layer's own size).
     public func writeLayer(camera: ImageView, alpha: ImageView, into output: ImageView, rows: Range<Int>,
-                           premultiplied: Bool, scratch: ComposeScratch, patch: PixelPatch? = nil) {
+                           premultiplied: Bool, scratch: ComposeScratch, patch: PixelPatch? = nil,
+                           look: ColourLookup? = nil) {
         let patched = PatchedRows(patch, scratch: scratch, camera: camera)
-        guard !identityColumns else {
+        guard !identityColumns || look != nil else {
             return writeLayer(camera: camera, patched: patched, alpha: alpha, into: output, rows: rows,
                               premultiplied: premultiplied)
         }
@@ -213,8 +225,18 @@ public final class Compositor {
             fill(out, from: 0, to: activeStart, with: 0)
             fill(out, from: activeEnd, to: width, with: 0)
             if sourceY != convertedRow {
-                convertRow(camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow,
-                           target: premultiplied ? .premultipliedLayer : .straightLayer)
+                if let look {
+                    convertRow(camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow,
+                               target: .straightLayer)
+                    findCoveredSpans(alpha: UnsafeRawPointer(alpha.row(sourceY)), into: scratch)
+                    applyLook(look, toCoveredSpansOf: scratch)
+                    if premultiplied {
+                        Self.premultiplyWords(scratch.cameraRow, from: usedColumns.lowerBound, to: usedColumns.upperBound)
+                    }
+                } else {
+                    convertRow(camera: camera, patched: patched, sourceY: sourceY, alpha: alpha, into: scratch.cameraRow,
+                               target: premultiplied ? .premultipliedLayer : .straightLayer)
+                }
                 convertedRow = sourceY
             }
             stretch(scratch.cameraRow, into: out, from: activeStart, to: activeEnd)
@@ -240,6 +262,29 @@ public final class Compositor {
         let target = outputRow.assumingMemoryBound(to: UInt32.self)
         let columns = self.columns
         for x in start..<end { target[x] = source[Int(columns[x])] }
+    }
+
+    /// The look over the camera columns of the row's covered spans (`findCoveredSpans`), in the
+    /// band's converted camera row. Camera words outside them are under alpha 0 and never shown.
+    @inline(__always)
+    private func applyLook(_ look: ColourLookup, toCoveredSpansOf scratch: ComposeScratch) {
+        for span in 0..<scratch.spanCount {
+            let start = Int(scratch.spans[2 * span]), end = Int(scratch.spans[2 * span + 1])
+            look.apply(words: scratch.cameraRow, from: Int(columns[start]), to: Int(columns[end - 1]) + 1)
+        }
+    }
+
+    /// Straight B G R A words to premultiplied ones in place, by the rule of the premultiplied
+    /// layer target (colour = round(c * a / 255)).
+    private static func premultiplyWords(_ row: UnsafeMutableRawPointer, from start: Int, to end: Int) {
+        for x in start..<end {
+            let w = row.load(fromByteOffset: x &* 4, as: UInt32.self)
+            let a = Int32(w >> 24)
+            let b = UInt32(AlphaBlend.divide255(Int32(w & 0xFF) &* a))
+            let g = UInt32(AlphaBlend.divide255(Int32((w >> 8) & 0xFF) &* a))
+            let r = UInt32(AlphaBlend.divide255(Int32((w >> 16) & 0xFF) &* a))
+            row.storeBytes(of: (w & 0xFF00_0000) | b | g << 8 | r << 16, toByteOffset: x &* 4, as: UInt32.self)
+        }
     }
 
     /// The output spans under camera row `alpha`'s non-zero pixels, found sixteen camera columns

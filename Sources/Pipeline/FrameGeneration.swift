@@ -1,4 +1,5 @@
 import Frames
+import Looks
 import Matte
 
 /// The settings and backdrop one frame is computed with. The I/O thread makes a new generation
@@ -18,6 +19,10 @@ public struct FrameGeneration {
     /// Where the sink shows camera buffers directly the runner skips compute for these frames;
     /// otherwise compute composes the camera with an opaque matte.
     public var showCamera = false
+    /// The look on the people's colours (folded at load time, shared, immutable), nil for none.
+    /// A class reference: copying the generation retains it, allocates nothing. A look switch is
+    /// a new generation like a backdrop switch; the backdrop's look is in `backdrop` already.
+    public var peopleLook: ColourLookup?
 
     public init(matte: MatteParameters, backdrop: ImageView) {
         self.matte = matte

@@ -1,6 +1,7 @@
 import Compose
 import Frames
 import KernelIO
+import Looks
 import Matte
 
 /// The compute stage: depth → matte → compose over the backdrop, split into bands of rows across
@@ -43,6 +44,9 @@ public final class FrameProcessor {
     private var showMatte = false
     /// Compute thread only (set by `apply`): the camera view, composed with an opaque matte.
     private var showCamera = false
+    /// The people's look (see `FrameGeneration.peopleLook`): set by `apply`, or before the first
+    /// frame by an offline command. Compute thread only; every band reads it.
+    public var peopleLook: ColourLookup?
     /// Set before the first frame: a finished frame, or only the camera layer for a display that
     /// blends it over the backdrop plane, straight or premultiplied as the plane's blend mode says.
     private var outputMode = OutputMode.frame
@@ -124,6 +128,7 @@ public final class FrameProcessor {
         matte.update(parameters: generation.matte)
         showMatte = generation.showMatte
         showCamera = generation.showCamera
+        peopleLook = generation.peopleLook
     }
 
     /// Builds the matte for `depth` (single thread: speck removal and the subject search need
@@ -162,14 +167,14 @@ public final class FrameProcessor {
             let rows = bands.rows(ofBand: band, total: outputSize.height)
             if showMatte { compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows) } else {
                 compositor.compose(camera: camera, alpha: alpha.view, background: background, into: output, rows: rows,
-                                   scratch: scratch[band], patch: cameraPatch)
+                                   scratch: scratch[band], patch: cameraPatch, look: peopleLook)
             }
             messageLayer.draw(message, into: output, rows: rows)
         case .layer(let premultiplied):
             let rows = bands.rows(ofBand: band, total: outputSize.height)
             if showMatte { compositor.composeMatteView(alpha: alpha.view, into: output, rows: rows) } else {
                 compositor.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied,
-                                      scratch: scratch[band], patch: cameraPatch)
+                                      scratch: scratch[band], patch: cameraPatch, look: peopleLook)
             }
             messageLayer.draw(message, into: output, rows: rows)
         case .cameraLayer(let premultiplied):
@@ -180,7 +185,7 @@ public final class FrameProcessor {
                 // The frame compositor's scratch: its patched row is the camera's width, which is all
                 // this compositor's identity path uses.
                 layer.writeLayer(camera: camera, alpha: alpha.view, into: output, rows: rows, premultiplied: premultiplied,
-                                 scratch: scratch[band], patch: cameraPatch)
+                                 scratch: scratch[band], patch: cameraPatch, look: peopleLook)
             }
             messages.draw(message, into: output, rows: rows)
         }

@@ -6,6 +6,7 @@ import Controls
 import Frames
 import Import
 import KernelIO
+import Looks
 import Matte
 import Pipeline
 import Scanout
@@ -47,6 +48,8 @@ final class DeviceSession {
     private let started = MonotonicClock.nowNanoseconds()
     private let shutdown: ShutdownSteps
     private let displayAwayProbe: DisplayAwayProbe?
+    /// The look gesture's cycle (issue 37's hook: `.switchLook` publishes the next one).
+    private let looks: LookCycle
 
     /// `importNotices`: made when the run started, so outcomes written while the box waited for
     /// its devices are news here (the camera wait may have shown some: `ImportNoticeWatch.carry`).
@@ -67,6 +70,9 @@ final class DeviceSession {
         self.screens = screens
         self.importNotices = importNotices
         booth = BoothMachine(configuration: BoothConfiguration(countdownSeconds: settings.photos.countdownSeconds))
+        looks = LookCycle(settings.looks)
+        let startLook = looks.current.peopleColour
+        runner.publish { $0.peopleLook = startLook }
         actions.reserveCapacity(8)
         camera = CameraLink(loop: runtime.events)
         boothDeadline = runtime.events.newDeadline()
@@ -193,7 +199,7 @@ final class DeviceSession {
         switch action {
         case .showMessage(let message, _):
             // The expiry is the booth's own deadline (armDeadline follows); the slot just holds the text.
-            messageText = message.text(backdropName: backdrops.currentName)
+            messageText = message.text(backdropName: backdrops.currentName, lookName: looks.current.name)
             messages.publish(messageText, style: message.isLarge ? .countdown : .caption)
             // Compose draws messages; a camera buffer shown as it is could not carry this one.
             runner.composesCameraView = true
@@ -217,6 +223,10 @@ final class DeviceSession {
         case .switchBackdrop(let step):
             backdrops.step(step, runner: runner)
             if cameraAway { noticeShown = false }
+        case .switchLook:
+            looks.next()
+            let colour = looks.current.peopleColour
+            runner.publish { $0.peopleLook = colour }
         case .setMatteView(let on):
             runner.publish { $0.showMatte = on }
         case .setCameraView(let on):

@@ -18,6 +18,10 @@ enum SettingKind: Sendable {
     /// "auto" or WxH.
     case sizeOrAuto(Apply<FrameSize?>)
     case cpus(Apply<CPUSelection>)
+    /// A comma-separated list of names (letters, digits, '-', '_'; at most 32 each, 64 names).
+    case names(Apply<[String]>)
+    /// One such name.
+    case name(Apply<String>)
 
     static func choice<Choice: SettingChoice>(
         _: Choice.Type, _ apply: @escaping @Sendable (inout SettingsDraft, Choice) -> Void
@@ -50,6 +54,10 @@ enum SettingKind: Sendable {
             return "auto or WIDTHxHEIGHT, each 1..16384"
         case .cpus:
             return "all or a comma-separated list of CPU numbers 0..63"
+        case .names:
+            return "a comma-separated list of look names"
+        case .name:
+            return "a look name"
         }
     }
 
@@ -107,8 +115,34 @@ enum SettingKind: Sendable {
                 cpus.append(cpu)
             }
             set(&draft, .list(cpus))
+        case .names(let set):
+            var names: [String] = []
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let trimmed = Self.trimmingSpaces(part)
+                guard Self.isName(trimmed) else {
+                    return trimmed.isEmpty ? "empty entry in the list" : "\"\(trimmed)\" is not a look name"
+                }
+                guard !names.contains(trimmed) else { return "\(trimmed) listed twice" }
+                names.append(trimmed)
+            }
+            guard names.count <= 64 else { return "more than 64 names" }
+            set(&draft, names)
+        case .name(let set):
+            guard Self.isName(text) else { return "not a look name" }
+            set(&draft, text)
         }
         return nil
+    }
+
+    /// Letters, digits, '-' and '_', 1 to 32 of them (the Looks module's names).
+    private static func isName(_ text: String) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= 32 else { return false }
+        for byte in text.utf8 {
+            let ok = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            if !ok { return false }
+        }
+        return true
     }
 
     private static func trimmingSpaces(_ text: Substring) -> String {

@@ -11,6 +11,7 @@ public struct Settings: Equatable, Sendable {
     public var pipeline = PipelineSettings()
     public var buttons = ButtonSettings()
     public var photos = PhotoSettings()
+    public var looks = LookSettings()
 
     public init() {}
 

@@ -49,6 +49,11 @@ struct SettingsDraft {
                 + "\(buttons.debounceMS): long_press_ms must be more than debounce_ms")
         }
 
+        if !settings.looks.cycle.contains(settings.looks.start) {
+            warnings.append(prefix + "[looks] start = \(settings.looks.start) is not in cycle: the look gesture "
+                + "will not come back to it")
+        }
+
         let sync = settings.sync
         let periodMS = 1000 / settings.camera.fps
         if sync.toleranceMS > 0 && sync.toleranceMS * 2 > periodMS {

@@ -6,7 +6,7 @@ import Matte
 /// that every key here appears there with its allowed values).
 public enum SettingsSchema {
     public static let sections = [
-        "matte", "background", "camera", "sync", "output", "pipeline", "buttons", "photos",
+        "matte", "background", "camera", "sync", "output", "pipeline", "buttons", "photos", "looks",
     ]
 
     public static let keys: [SettingKey] = [
@@ -87,6 +87,10 @@ public enum SettingsSchema {
         SettingKey("photos", "countdown_s",
                    .integer(0...10, unit: "seconds, 0 = no countdown") { $0.settings.photos.countdownSeconds = $1 }),
         SettingKey("photos", "keep_layers", .boolean { $0.settings.photos.keepLayers = $1 }),
+
+        SettingKey("looks", "cycle", .names { $0.settings.looks.cycle = $1 }),
+        SettingKey("looks", "start", .name { $0.settings.looks.start = $1 }),
+        SettingKey("looks", "directory", .path { $0.settings.looks.directory = $1 }),
     ]
 
     public static func key(section: String, name: String) -> SettingKey? {

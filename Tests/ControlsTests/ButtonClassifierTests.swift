@@ -185,7 +185,8 @@ private struct Harness {
     @Test func longPressOnPreviousTogglesTheCameraViewAndAShortOneStillGoesBack() {
         #expect(ButtonIntent.forGesture(gesture(.previous, .longPress)) == .toggleCameraView)
         #expect(ButtonIntent.forGesture(gesture(.previous, .shortPress)) == .previousBackdrop)
-        #expect(ButtonIntent.forGesture(gesture(.shutter, .longPress)) == .takePhoto)
+        #expect(ButtonIntent.forGesture(gesture(.shutter, .longPress)) == .nextLook)
+        #expect(ButtonIntent.forGesture(gesture(.shutter, .shortPress)) == .takePhoto)
         #expect(ButtonIntent.toggleCameraView.name == "toggle camera view")
     }
 

@@ -249,7 +249,7 @@ import Testing
         let result = Self.parse("[display]\nwidth = 1\nheight = 2\n[output]\nwidth = 1920\n")
         #expect(result.settings?.output.size.width == 1920)
         #expect(result.warnings == [
-            "backdrop.conf:2: [display]: unknown section, its keys are ignored (known sections: matte, background, camera, sync, output, pipeline, buttons, photos)",
+            "backdrop.conf:2: [display]: unknown section, its keys are ignored (known sections: matte, background, camera, sync, output, pipeline, buttons, photos, looks)",
         ])
     }
 

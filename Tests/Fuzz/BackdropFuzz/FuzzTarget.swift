@@ -11,6 +11,9 @@ enum FuzzTarget: String, CaseIterable {
     case image
     /// A USB stick's tree (built from the input) through `StickImport` into a data folder.
     case `import`
+    /// A .cube file and a looks file from a stick's backdrop/looks/ through their parsers, the
+    /// fold and the apply.
+    case looks
 
     func run(_ bytes: UnsafeRawBufferPointer, scratch: ScratchFile) {
         switch self {
@@ -18,6 +21,7 @@ enum FuzzTarget: String, CaseIterable {
         case .recording: RecordingHarness.run(bytes, scratch: scratch)
         case .image: ImageHarness.run(bytes, scratch: scratch)
         case .import: ImportHarness.run(bytes, scratch: scratch)
+        case .looks: LooksHarness.run(bytes)
         }
     }
 }
