@@ -20,7 +20,7 @@ enum HelpText {
     """
 
     static let demo = """
-    usage: backdrop demo [--frames N] [--out PATH] [--size WxH] [--config FILE] [--force] [--quiet]
+    usage: backdrop demo [--frames N] [--out PATH] [--size WxH] [--config FILE] [--look NAME] [--force] [--quiet]
 
     Runs the synthetic RGB-D scene (a person at ~1.2 m before a wall at ~3 m) through the whole
     pipeline and writes the composite to PATH (.y4m video; default out/demo.y4m), then prints a
@@ -42,6 +42,7 @@ enum HelpText {
 
     Lists the looks (built-in, then those of [looks] directory's looks.txt). With --sheet, draws
     every look on FRAME (a PNG or JPEG picture), each named, into one PNG, to choose by seeing.
+      --sheet OUT.png FRAME  draw every look on FRAME into OUT.png
       --config FILE  take [looks] directory from FILE
     """
 
@@ -68,7 +69,7 @@ enum HelpText {
 
     static let render = """
     usage: backdrop render RECORDING --background IMAGE --out DIR [--matte-out DIR] [--config FILE] [--size WxH]
-                           [--sheet FILE.png] [--force] [--quiet]
+                           [--sheet FILE.png] [--look NAME|FILE.cube] [--force] [--quiet]
 
     Composites every frame of RECORDING (DIR/color, DIR/depth, DIR/recording.ini) over IMAGE
     (PNG or JPEG) and writes DIR/NNNNNN.png; with --matte-out also the alpha mattes. Colour and
@@ -102,7 +103,7 @@ enum HelpText {
 
     static let bench = """
     usage: backdrop bench [--size WxH] [--camera WxH] [--depth WxH] [--mode frame|layer|scaled-layer] [--fit fill|fit|stretch]
-                        [--frames N] [--json]
+                        [--look NAME] [--frames N] [--json]
            backdrop bench --backgrounds DIR [--size WxH]
 
     Measures each stage in ns per output pixel, with one worker and with all workers, for the
