@@ -11,6 +11,9 @@ enum FuzzTarget: String, CaseIterable {
     case image
     /// A USB stick's tree (built from the input) through `StickImport` into a data folder.
     case `import`
+    /// A RealSense D4xx's calibration replies (GETINTCAL depth and colour tables, GET_ADV depth
+    /// units) through the parser the live camera and `backdrop cameras --calibration-from` use.
+    case calibration
 
     func run(_ bytes: UnsafeRawBufferPointer, scratch: ScratchFile) {
         switch self {
@@ -18,6 +21,7 @@ enum FuzzTarget: String, CaseIterable {
         case .recording: RecordingHarness.run(bytes, scratch: scratch)
         case .image: ImageHarness.run(bytes, scratch: scratch)
         case .import: ImportHarness.run(bytes, scratch: scratch)
+        case .calibration: CalibrationHarness.run(bytes)
         }
     }
 }

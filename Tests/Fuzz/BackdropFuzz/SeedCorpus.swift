@@ -111,6 +111,7 @@ enum SeedCorpus {
             + record(7, "", Array("[background]\ndirectory = /etc\n".utf8)))
         put(.import, "wrong-kinds.stick", record(8, "backgrounds", png) + record(15, "", [0xFF, 0xFE, 0]))
         put(.import, "flat.stick", record(24, "backdrop", png))
+        for seed in CalibrationHarness.seeds() { put(.calibration, seed.name, seed.bytes) }
         return written
     }
 
