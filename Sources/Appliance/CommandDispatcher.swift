@@ -28,6 +28,7 @@ enum CommandDispatcher {
         case "rollback": help = HelpText.rollback; body = RollbackCommand.run
         case "export-photos": help = HelpText.exportPhotos; body = ExportPhotosCommand.run
         case "stick-released": help = HelpText.stickReleased; body = StickReleasedCommand.run
+        case "cameras": help = CamerasCommand.help; body = CamerasCommand.run
         default:
             Log.error("unknown command \(command); see backdrop --help")
             return .invalidInput

@@ -20,6 +20,7 @@ enum HelpText {
       rollback      make the previous generation current again
       export-photos copy the photos taken since the last export onto a stick
       stick-released  tell the booth's screen that the unmounted stick can be pulled
+      cameras       the cameras found, their nodes' roles, and the calibration the box would use
 
     backdrop COMMAND --help shows a command's options.
     exit codes: 0 success, 1 runtime failure, 2 usage or invalid input.
