@@ -11,6 +11,13 @@
 public enum CameraSelector {
     public static func select(color: NodeChoice, depth: NodeChoice,
                               devices unordered: [DeviceDescription]) throws(CaptureError) -> CameraSelection {
+        var selection = try choose(color: color, depth: depth, devices: unordered)
+        selection.realSense = unordered.first { $0.path == selection.depthPath }?.realSense
+        return selection
+    }
+
+    private static func choose(color: NodeChoice, depth: NodeChoice,
+                               devices unordered: [DeviceDescription]) throws(CaptureError) -> CameraSelection {
         let devices = unordered.sorted { pathPrecedes($0.path, $1.path) }
         switch (color, depth) {
         case (.path(let colorPath), .path(let depthPath)):
