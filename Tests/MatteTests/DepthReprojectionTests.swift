@@ -46,14 +46,15 @@ import Testing
 
     static func run(_ reprojection: DepthReprojection, _ depth: [UInt16], stride: Int, unit: Float,
                     vectorised: Bool) -> [UInt16] {
-        var grid = [UInt16](repeating: 7, count: reprojection.workSize.pixelCount)
+        // One spare element: where lanes that land nowhere write.
+        var grid = [UInt16](repeating: 7, count: reprojection.workSize.pixelCount + 1)
         reprojection.vectorised = vectorised
         depth.withUnsafeBufferPointer { source in
             grid.withUnsafeMutableBufferPointer { target in
                 reprojection.run(source: source.baseAddress!, stride: stride, unit: unit, into: target.baseAddress!)
             }
         }
-        return grid
+        return Array(grid.dropLast())
     }
 
     @Test(arguments: [(FrameSize(width: 848, height: 480), FrameSize(width: 879, height: 494), Float(1)),
@@ -71,6 +72,38 @@ import Testing
             let lanes = Self.run(reprojection, depth, stride: stride, unit: unit, vectorised: true)
             #expect(plain == lanes, "seed \(seed): \(zip(plain, lanes).filter { $0 != $1 }.count) pixels differ")
             #expect(plain.contains { $0 != 0 }, "nothing landed: the comparison would prove nothing")
+        }
+    }
+
+    /// A colour camera 5 mm behind the depth camera (tz −5): a hole's z of 0 would be 5 mm ahead of
+    /// it, so holes must be refused by their reading, not by distance.
+    @Test func holesLandNowhereEvenWhenTheColourCameraSitsBehind() throws {
+        let size = FrameSize(width: 40, height: 30)
+        let pinhole = PinholeIntrinsics(fx: 30, fy: 30, cx: 19.5, cy: 14.5)
+        let projection = DepthProjection(depth: pinhole, colour: pinhole, translationMM: SIMD3(0, 0, -5))
+        let reprojection = try DepthReprojection(projection: projection, depthSize: size, workSize: size, workCamera: pinhole)
+        var depth = [UInt16](repeating: 0, count: size.pixelCount)
+        depth[3] = 1500
+        for vectorised in [false, true] {
+            let grid = Self.run(reprojection, depth, stride: 40, unit: 1, vectorised: vectorised)
+            #expect(grid.filter { $0 != 0 }.count == 1, "vectorised \(vectorised)")
+        }
+    }
+
+    /// Samples landing within half a pixel before the grid's first row and column belong to them
+    /// (the lane form once rounded those to row -1 and wrote before the grid).
+    @Test func theFirstHalfPixelRoundsIntoTheGrid() throws {
+        let size = FrameSize(width: 16, height: 8)
+        let pinhole = PinholeIntrinsics(fx: 10, fy: 10, cx: 7.5, cy: 3.5)
+        // The colour camera 0.8 mm right and 0.8 mm down at 20 mm: depth pixel (0, 0) lands 0.4 px
+        // up and left of colour pixel (0, 0).
+        let projection = DepthProjection(depth: pinhole, colour: pinhole, translationMM: SIMD3(0.8, 0.8, 0))
+        let reprojection = try DepthReprojection(projection: projection, depthSize: size, workSize: size, workCamera: pinhole)
+        var depth = [UInt16](repeating: 0, count: size.pixelCount)
+        depth[0] = 20
+        for vectorised in [false, true] {
+            let grid = Self.run(reprojection, depth, stride: 16, unit: 1, vectorised: vectorised)
+            #expect(grid[0] == 20 && grid.filter { $0 != 0 }.count == 1, "vectorised \(vectorised)")
         }
     }
 

@@ -21,9 +21,10 @@ enum DepthReprojectionReference {
                 let inverse = 1 / depthZ
                 let px = x * inverse + p.centreX
                 let py = y * inverse + p.centreY
-                if !(px >= 0 && py >= 0 && px < Float(width) && py < Float(height)) { continue }
-                let index = Int(py) * width + Int(px)
-                let value = UInt16(min(65535, depthZ * (1 / unit) + 0.5))
+                // The nearest work pixel (ties to even): inside the grid from −0.5 to size − 0.5.
+                if !(px >= -0.5 && py >= -0.5 && px < Float(width) - 0.5 && py < Float(height) - 0.5) { continue }
+                let index = Int(py.rounded(.toNearestOrEven)) * width + Int(px.rounded(.toNearestOrEven))
+                let value = UInt16(min(65535, depthZ * (1 / unit)).rounded(.toNearestOrEven))
                 let current = target[index]
                 if current == 0 || value < current { target[index] = value }
             }
