@@ -20,6 +20,12 @@ import KernelIO
 /// index and the value are made in integer lanes (rounding by adding 1.5·2^23, which leaves
 /// the integer in the low mantissa bits: no conversion, no trap), lanes that do not land write to a
 /// spare slot after the grid, and the eight stores are unrolled and branch-free.
+///
+/// Measured (make bench-arm64-count, arm64 instructions per frame, D435 calibration): depth
+/// 848x480 -> colour 1280x720 -> 1920x1080, registration 33.4 M (scalar loop) -> 12.9 M (splat
+/// 10.8 + cracks 2.1), the matte around it 14.4 M; 640x480 -> 640x480, 25.0 M -> 9.6 M. Still
+/// about half the matte's instructions, twice the 25 % budget: the scatter's eight stores and the
+/// divide are what is left.
 final class DepthReprojection {
     let depthSize: FrameSize
     let workSize: FrameSize
