@@ -75,7 +75,7 @@ include $(wildcard mk/*.mk)
 # its name; a failing lane does not stop the other, and make test fails if either did. The packages
 # both lanes need are installed first, one apt at a time, and the boards' kernels build in the
 # background from the start (scripts/board-prebuild.sh says why); a failing run ends that build too.
-TEST_HOST_LANE := unit cli-test golden-test looks-cli-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test \
+TEST_HOST_LANE := unit cli-test golden-test looks-cli-test cameras-test soak-test import-crash-test import-stop-test sanitize-test fuzz-test \
 	runtime-test board-boost vboard-test-x86_64 vboard-launcher-test devices-test e2e-x86_64
 TEST_ARM64_LANE := firmware-test image-unit-test image-test image-raspi4b-test board-boost vboard-test-arm64 image-boot-test \
 	powercut-test e2e-arm64 import-board-test vboard-record-test

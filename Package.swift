@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"),
         .executableTarget(name: "BackdropFuzz",
                           dependencies: ["CFuzzDriver", "CKernel", "KernelIO", "Frames", "Settings", "Scenes",
-                                         "ImageCodec", "Backgrounds", "CTurboJPEG", "Import", "Looks"],
+                                         "ImageCodec", "Backgrounds", "CTurboJPEG", "Import", "Looks", "Capture"],
                           path: "Tests/Fuzz/BackdropFuzz"),
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         // Test-only: defines the funnel's weak fault hook (CKernelFaults.h); linked into test bundles only.

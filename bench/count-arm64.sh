@@ -2,15 +2,14 @@
 # `make bench-arm64-count`: the arm64 firmware's instructions per frame, per function, under
 # qemu-aarch64 with a counting plugin (bench/qemu-insn-count.c), and the share of them that are
 # NEON vector instructions. Counts, not times: they do not depend on how busy the machine is.
-#   bench/count-arm64.sh [CAMERA] [MODE] [LOOK]  defaults 640x480 scaled-layer (output 1920x1080);
-#   LOOK: each frame is composed again with that look on the people (bench --look), so the look's
-#   own functions (Looks' ColourLookup.apply*) show per frame beside the matte's
+#   bench/count-arm64.sh [CAMERA] [MODE] [BENCH OPTION...]   defaults 640x480 scaled-layer (output 1920x1080);
+#   further words go to `backdrop bench` (e.g. --depth 848x480 --registered, --size 640x480; --look sepia
+#   composes each frame again with that look on the people, so Looks' ColourLookup.apply* show per frame)
 # The bench runs F frames on one thread and F on all workers after two warm-up frames each; two
 # runs with different F are subtracted, so start-up and the scene set-up cancel out.
 set -euo pipefail
 camera=${1:-640x480}
 mode=${2:-scaled-layer}
-look=${3:-}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 bash scripts/firmware.sh deps arm64
@@ -24,10 +23,10 @@ gcc -O2 -Wall -shared -fPIC -o "$out/qemu-insn-count.so" bench/qemu-insn-count.c
 few=4 many=16
 for frames in $few $many; do
     qemu-aarch64 -L "$sysroot" -plugin "$out/qemu-insn-count.so,out=$out/count-$frames.txt" \
-        "$binary" bench --camera "$camera" --mode "$mode" --frames "$frames" ${look:+--look "$look"} >/dev/null
+        "$binary" bench --camera "$camera" --mode "$mode" --frames "$frames" "${@:3}" >/dev/null
 done
 demangle=$(command -v swift-demangle || echo /opt/swift/usr/bin/swift-demangle)
-python3 - "$out/count-$few.txt" "$out/count-$many.txt" $((2 * (many - few))) "$demangle" "$camera" "$mode" <<'PY'
+python3 - "$out/count-$few.txt" "$out/count-$many.txt" $((2 * (many - few))) "$demangle" "$camera" "$mode ${*:3}" <<'PY'
 import subprocess, sys
 few, many, frames, demangle, camera, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 def load(path):

@@ -3,7 +3,8 @@
 #   make firmware-run ARCH=arm64 ARGS="demo --frames 30 --out out/arm.y4m"
 #   make embedded-host                        -> Embedded build for this machine, runs its demo once
 #   make firmware-test                        -> both arches, emulated arm64, byte-identity with the host build
-#   make bench-arm64-count [CAMERA=640x480] [MODE=scaled-layer] [LOOK=sepia] -> arm64 instructions per frame, per function
+#   make bench-arm64-count [CAMERA=640x480] [MODE=scaled-layer] [LOOK=sepia] [BENCH_ARGS="--depth 848x480 --registered"]
+#                                             -> arm64 instructions per frame, per function
 ARCH ?= amd64
 ARGS ?= --help
 
@@ -24,4 +25,4 @@ firmware-test: build
 
 # Counts, not times (bench/count-arm64.sh): a before/after that a busy machine does not blur.
 bench-arm64-count:
-	@bash bench/count-arm64.sh $(or $(CAMERA),640x480) $(or $(MODE),scaled-layer) $(LOOK)
+	@bash bench/count-arm64.sh $(or $(CAMERA),640x480) $(or $(MODE),scaled-layer) $(if $(LOOK),--look $(LOOK)) $(BENCH_ARGS)

@@ -1,7 +1,8 @@
 # libFuzzer over the inputs a user brings to the box: the config parser, a recording's settings
 # reader, the PNG/JPEG decode + EXIF + prescale path of backdrops, and a USB stick's tree through
-# the import into a data folder (Tests/Fuzz/BackdropFuzz, ImportHarness), and a stick's .cube and
-# looks files through their parsers, the fold and the apply (LooksHarness).
+# the import into a data folder, a stick's .cube and looks files through their parsers, the fold and
+# the apply, and a RealSense's calibration replies (Tests/Fuzz/BackdropFuzz: ImportHarness,
+# LooksHarness, CalibrationHarness).
 #   make fuzz [SECONDS=N]   each target for N seconds (default 60), new inputs kept in .build/fuzz/corpus
 #   make fuzz-test          each target for 10,000 executions after its seeds and kept crash inputs
 #   make fuzz-seeds         rewrites the seed corpora in tests/fuzz/corpus from code

@@ -1,5 +1,6 @@
 import Runtime
 import Frames
+import Matte
 
 /// One configuration `backdrop bench` times: a camera size, a depth size, an output size and what
 /// compose writes. Also the traffic model its floor is measured against.
@@ -45,6 +46,24 @@ struct BenchCase {
     /// How the camera is fitted to the output. A letterboxed fit still writes the whole output
     /// over the whole backdrop, so the floor is the same.
     var fit: FitMode = .fill
+    /// Depth from a camera beside the colour one, reprojected every frame (a RealSense D4xx):
+    /// `--registered` times the registration a RealSense box pays.
+    var registered = false
+
+    /// A D435's factory calibration (depth 848x480, colour 1280x720, colour 14.9 mm aside, a
+    /// few milliradians of rotation), scaled to the case's sizes. The scene's depth is drawn
+    /// registered, so the matte lands a little beside the person: the cost is what is measured.
+    var projection: DepthProjection? {
+        guard registered else { return nil }
+        let depthCamera = PinholeIntrinsics(fx: 421.5, fy: 421.5, cx: 424.2, cy: 238.9)
+            .scaled(x: Float(depth.width) / 848, y: Float(depth.height) / 480)
+        let colourCamera = PinholeIntrinsics(fx: 613.4, fy: 613.4, cx: 646.5, cy: 357.9)
+            .scaled(x: Float(camera.width) / 1280, y: Float(camera.height) / 720)
+        let rotation = CameraRotation(row0: SIMD3(1, -0.0021, 0.0043), row1: SIMD3(0.0021, 1, 0.0012),
+                                      row2: SIMD3(-0.0043, -0.0012, 1))
+        return DepthProjection(depth: depthCamera, colour: colourCamera, rotation: rotation,
+                               translationMM: SIMD3(-14.9, -0.1, -0.3))
+    }
 
     static let colourBytesPerPixel = 2  // YUYV
     static let depthBytesPerPixel = 2  // Z16
@@ -80,5 +99,6 @@ struct BenchCase {
     var title: String {
         "camera \(camera.description)" + (depth == camera ? "" : " (depth \(depth.description))")
             + " -> \(output.description)" + (fit == .fill ? "" : " (\(fit.name))") + ", \(mode.label)"
+            + (registered ? ", registered (D435 calibration)" : "")
     }
 }

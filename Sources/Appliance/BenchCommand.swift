@@ -15,7 +15,7 @@ import Settings
 enum BenchCommand {
     static func run(_ arguments: [String]) throws(CommandFailure) {
         let options = try CommandOptions.parse(arguments, valued: ["--size", "--camera", "--frames", "--backgrounds", "--depth", "--mode", "--fit", "--look"],
-                                               flags: ["--json"])
+                                               flags: ["--json", "--registered"])
         _ = try options.positionals(0, names: "")
         if let directory = options.value("--backgrounds") {
             let size = try options.size("--size") ?? FrameSize(width: 1920, height: 1080)
@@ -90,7 +90,8 @@ enum BenchCommand {
         for pair in pairs {
             // At equal sizes there is nothing for the display to scale.
             for mode in modes where mode != .scaledLayer || pair.camera != pair.output {
-                cases.append(BenchCase(camera: pair.camera, depth: depth ?? pair.camera, output: pair.output, mode: mode, fit: fit))
+                cases.append(BenchCase(camera: pair.camera, depth: depth ?? pair.camera, output: pair.output, mode: mode, fit: fit,
+                                       registered: options.has("--registered")))
             }
         }
         return cases
@@ -130,7 +131,7 @@ enum BenchCommand {
         let assembly = PipelineAssembly(.init(), workersOverride: workers)
         let processor = try assembly.makeProcessor(colorFormat: .yuyv, colorSize: benchCase.camera, depthSize: benchCase.depth,
                                                    outputSize: benchCase.output, fit: benchCase.fit, matte: MatteParameters(),
-                                                   projection: nil)
+                                                   projection: benchCase.projection)
         defer { processor.stop() }
         if benchCase.mode == .layer { processor.setOutputMode(.layer(premultiplied: true)) }
         if benchCase.mode == .scaledLayer { processor.setOutputMode(.cameraLayer(premultiplied: true)) }

@@ -46,6 +46,8 @@ enum CommandDispatcher {
                 help: HelpText.exportPhotos, body: ExportPhotosCommand.run),
         Command(name: "stick-released", summary: "tell the booth's screen that the unmounted stick can be pulled",
                 help: HelpText.stickReleased, body: StickReleasedCommand.run),
+        Command(name: "cameras", summary: "the cameras found, their nodes' roles, and the calibration the box would use",
+                help: CamerasCommand.help, body: CamerasCommand.run),
     ] }
 
     static var overview: String {

@@ -103,7 +103,7 @@ enum HelpText {
 
     static let bench = """
     usage: backdrop bench [--size WxH] [--camera WxH] [--depth WxH] [--mode frame|layer|scaled-layer] [--fit fill|fit|stretch]
-                        [--look NAME] [--frames N] [--json]
+                        [--look NAME] [--registered] [--frames N] [--json]
            backdrop bench --backgrounds DIR [--size WxH]
 
     Measures each stage in ns per output pixel, with one worker and with all workers, for the
@@ -116,6 +116,7 @@ enum HelpText {
       --size WxH  the output size: the box cameras under it and the camera at its size
       --camera WxH  one camera size (output --size, default 1920x1080)
       --depth WxH  depth camera size (default: the camera's), e.g. 848x480
+      --registered  depth from a camera beside the colour one (a D435's calibration), reprojected every frame
       --mode M  only frame, only layer or only scaled-layer
       --fit F  how the camera is fitted to the output (default fill; fit letterboxes it)
       --look NAME  also compose each frame with this look on the people, in the same loop:

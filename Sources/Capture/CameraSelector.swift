@@ -3,12 +3,21 @@
 ///
 /// Depth: a node offering Z16 (or 16-bit grey); a dedicated depth node (no colour formats) wins
 /// over a general camera listing grey, Z16 over Y16, then the lower node number.
+/// Nodes whose USB interface names their stream (`DeviceDescription.role`, a RealSense) are only
+/// taken for that stream.
 /// Colour: a colour-capable node other than the depth node, preferring the same physical camera
 /// (same bus_info), then the same driver (two v4l2loopback nodes fed as one camera), then the
 /// lower node number.
 public enum CameraSelector {
     public static func select(color: NodeChoice, depth: NodeChoice,
                               devices unordered: [DeviceDescription]) throws(CaptureError) -> CameraSelection {
+        var selection = try choose(color: color, depth: depth, devices: unordered)
+        selection.realSense = unordered.first { $0.path == selection.depthPath }?.realSense
+        return selection
+    }
+
+    private static func choose(color: NodeChoice, depth: NodeChoice,
+                               devices unordered: [DeviceDescription]) throws(CaptureError) -> CameraSelection {
         let devices = unordered.sorted { pathPrecedes($0.path, $1.path) }
         switch (color, depth) {
         case (.path(let colorPath), .path(let depthPath)):
@@ -63,7 +72,7 @@ public enum CameraSelector {
 
     private static func pickDepth(_ devices: [DeviceDescription], companion: DeviceDescription?) throws(CaptureError) -> (DeviceDescription, String) {
         var best: (node: DeviceDescription, rank: Int)? = nil
-        for node in devices where node.offersDepth {
+        for node in devices where node.offersDepth && node.namedRole != .color && node.namedRole != .infrared {
             if let companion, node.isSameNode(as: companion) { continue }
             var rank = 0
             if let companion, node.busInfo != companion.busInfo { rank += 4 }
@@ -82,7 +91,10 @@ public enum CameraSelector {
 
     private static func pickColor(_ devices: [DeviceDescription], depthNode: DeviceDescription) throws(CaptureError) -> (DeviceDescription, String) {
         var best: (node: DeviceDescription, rank: Int)? = nil
-        for node in devices where node.offersColor && !node.isSameNode(as: depthNode) {
+        // A node whose interface names depth or infrared is never the colour stream, whatever it
+        // lists (a D435's infrared node offers UYVY).
+        for node in devices where node.offersColor && !node.isSameNode(as: depthNode)
+            && node.namedRole != .depth && node.namedRole != .infrared {
             var rank = 0
             if node.busInfo != depthNode.busInfo { rank += 4 }
             // A node read only through libv4lconvert costs a CPU pass per frame, and on a depth

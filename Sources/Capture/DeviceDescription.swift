@@ -13,9 +13,13 @@ public struct DeviceDescription: Equatable, Sendable {
     public var canStream: Bool
     /// Capture fourccs the node lists, in the driver's order.
     public var formats: [UInt32]
+    /// The USB interface's name and ids from sysfs (empty for non-USB nodes).
+    public var identity: SysfsIdentity
 
     public init(path: String, driver: String = "", card: String = "", busInfo: String = "",
-                deviceNumber: UInt64 = 0, canStream: Bool = true, formats: [UInt32]) {
+                deviceNumber: UInt64 = 0, canStream: Bool = true, formats: [UInt32],
+                identity: SysfsIdentity = SysfsIdentity()) {
+        self.identity = identity
         self.path = path
         self.driver = driver
         self.card = card
@@ -23,6 +27,23 @@ public struct DeviceDescription: Equatable, Sendable {
         self.deviceNumber = deviceNumber
         self.canStream = canStream
         self.formats = formats
+    }
+
+    /// What the node streams: metadata when it cannot stream pixels, else what its interface's
+    /// name says, else what its formats say (Z16 alone: depth).
+    public var role: NodeRole {
+        if !canStream { return .metadata }
+        if namedRole != .unknown { return namedRole }
+        if isDedicatedDepth { return .depth }
+        return offersColor ? .color : .unknown
+    }
+
+    /// The role the USB interface's name gives alone (.unknown without one).
+    public var namedRole: NodeRole { NodeRole.named(identity.interfaceName) }
+
+    /// The RealSense model by USB id, nil for anything else.
+    public var realSense: RealSenseModel? {
+        RealSenseModel.identify(vendor: identity.vendorID, product: identity.productID)
     }
 
     public func isSameNode(as other: DeviceDescription) -> Bool {

@@ -53,9 +53,11 @@ public enum DeviceProbe {
                 index += 1
             }
         }
+        let deviceNumber = bk_v4l2_device_number(path)
         return DeviceDescription(path: path, driver: text(capability.driver), card: text(capability.card),
-                                 busInfo: text(capability.bus_info), deviceNumber: bk_v4l2_device_number(path),
-                                 canStream: canStream, formats: formats)
+                                 busInfo: text(capability.bus_info), deviceNumber: deviceNumber,
+                                 canStream: canStream, formats: formats,
+                                 identity: SysfsIdentity.read(deviceNumber: deviceNumber))
     }
 
     static func openError(_ path: String) -> CaptureError {

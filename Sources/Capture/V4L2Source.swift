@@ -16,6 +16,11 @@ public final class V4L2Source: FrameSource {
     public let depthSize: FrameSize
     public let depthUnitMM: Float
     public let frameRate: Int
+    /// A RealSense D4xx's factory calibration at the granted sizes, read when the nodes open (and
+    /// again on `reopen`: a different camera may have been plugged in); nil otherwise.
+    public private(set) var calibration: CameraCalibration?
+    /// Why `calibration` is nil, or where it came from, in words for the start-up line.
+    public private(set) var calibrationNote: String
     public private(set) var selection: CameraSelection
     public private(set) var color: V4L2Camera?
     public private(set) var depth: V4L2Camera?
@@ -33,8 +38,37 @@ public final class V4L2Source: FrameSource {
         colorFormat = color.deliveredFormat
         colorSize = color.granted.size
         depthSize = depth.granted.size
-        depthUnitMM = configuration.depthUnitMM
         frameRate = color.granted.framesPerSecond ?? configuration.colorRequest.framesPerSecond
+        let read = Self.readCalibration(selection, depthSize: depth.granted.size, colorSize: color.granted.size)
+        calibration = read.0
+        calibrationNote = read.1
+        if !configuration.depthUnitGiven, let model = selection.realSense {
+            depthUnitMM = read.0?.depthUnitMM ?? model.defaultDepthUnitMM
+        } else {
+            depthUnitMM = configuration.depthUnitMM
+        }
+    }
+
+    /// The camera's calibration, if it is a D4xx with a separate colour sensor and answers; never
+    /// throws: a camera that cannot say leaves the choice to the config (see the note).
+    static func readCalibration(_ selection: CameraSelection, depthSize: FrameSize,
+                                colorSize: FrameSize) -> (CameraCalibration?, String) {
+        guard let model = selection.realSense else { return (nil, "the camera is not a RealSense D4xx") }
+        guard model.hasSeparateColourSensor else {
+            return (nil, "a RealSense \(model.rawValue)'s colour comes from its depth imager")
+        }
+        do throws(CaptureError) {
+            let replies = try HardwareMonitorChannel(path: selection.depthPath).readCalibration()
+            do throws(CalibrationError) {
+                let source = "RealSense \(model.rawValue) factory calibration (GETINTCAL on \(selection.depthPath))"
+                let calibration = try replies.calibration(depthSize: depthSize, colorSize: colorSize, source: source)
+                return (calibration, source)
+            } catch {
+                return (nil, "RealSense \(model.rawValue) calibration unusable: \(error.message)")
+            }
+        } catch {
+            return (nil, "RealSense \(model.rawValue) calibration not read: \(error.message)")
+        }
     }
 
     /// "capture: colour N frames, ...; depth N frames, ..." for the statistics report.
@@ -69,6 +103,7 @@ public final class V4L2Source: FrameSource {
         color = newColor
         depth = newDepth
         disconnectReported = false
+        (calibration, calibrationNote) = Self.readCalibration(selection, depthSize: depthSize, colorSize: colorSize)
     }
 
     public func colorView(slot: Int) -> ImageView { color!.view(slot: slot) }
@@ -156,6 +191,11 @@ public final class V4L2Source: FrameSource {
         colorRequest.role = .color
         var depthRequest = configuration.depthRequest
         depthRequest.role = .depth
+        // A RealSense's own best sizes where the config left them to the camera.
+        if selection.realSense != nil {
+            if !configuration.depthSizeGiven { depthRequest.size = RealSenseModel.depthSize }
+            if !configuration.colorSizeGiven { colorRequest.size = RealSenseModel.colorSize }
+        }
         let color = try V4L2Camera(path: selection.colorPath, request: colorRequest)
         let depth = try V4L2Camera(path: selection.depthPath, request: depthRequest)
         try color.start()

@@ -10,6 +10,11 @@ public struct V4L2SourceConfiguration: Equatable, Sendable {
     public var depthUnitMM: Float
     /// Where `auto` looks for video nodes.
     public var deviceDirectory: String
+    /// Each stream's size was given (not auto): a RealSense's own defaults do not replace it.
+    public var depthSizeGiven = false
+    public var colorSizeGiven = false
+    /// `depthUnitMM` was typed: it wins over the camera's.
+    public var depthUnitGiven = false
 
     public init(color: NodeChoice = .auto, depth: NodeChoice = .auto,
                 size: FrameSize = FrameSize(width: 640, height: 480), colorFormat: CaptureFormat? = nil,

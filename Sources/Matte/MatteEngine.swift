@@ -50,9 +50,8 @@ public final class MatteEngine {
     private let resample: NearestGrid
     private let resampleColumns: UnsafeMutablePointer<Int32>
     private let resampleRows: UnsafeMutablePointer<Int32>
-    /// Projection: per depth column / row, the ray's x/z and y/z.
-    private let rayX: UnsafeMutablePointer<Float>
-    private let rayY: UnsafeMutablePointer<Float>
+    /// Unregistered depth into the work grid (nil when depth is registered).
+    private let reprojection: DepthReprojection?
     private let workCamera: DepthProjection.Pinhole
     private let labeller: RunLabeller
     private let floorTracker: FloorTracker
@@ -114,8 +113,6 @@ public final class MatteEngine {
         let classesSlot = layout.reserve(UInt8.self, count: pixels + 16)
         let maskSlot = layout.reserve(UInt8.self, count: pixels + 16)
         let softAlphaSlot = layout.reserve(UInt8.self, count: pixels + 16)
-        let rayXSlot = layout.reserve(Float.self, count: depthSize.width)
-        let rayYSlot = layout.reserve(Float.self, count: depthSize.height)
         let gridRayXSlot = layout.reserve(Float.self, count: workSize.width)
         let gridRayYSlot = layout.reserve(Float.self, count: workSize.height)
         memory = try AlignedBuffer(layout: layout)
@@ -125,16 +122,17 @@ public final class MatteEngine {
         classes = memory.pointer(classesSlot)
         mask = memory.pointer(maskSlot)
         softAlpha = memory.pointer(softAlphaSlot)
-        rayX = memory.pointer(rayXSlot)
-        rayY = memory.pointer(rayYSlot)
         gridRayX = memory.pointer(gridRayXSlot)
         gridRayY = memory.pointer(gridRayYSlot)
         resample = try NearestGrid(from: depthSize, to: workSize)
         resampleColumns = resample.columns
         resampleRows = resample.rows
-        let depthCamera = projection?.depth ?? DepthProjection.Pinhole(fx: 1, fy: 1, cx: 0, cy: 0)
-        for u in 0..<depthSize.width { rayX[u] = (Float(u) - depthCamera.cx) / depthCamera.fx }
-        for v in 0..<depthSize.height { rayY[v] = (Float(v) - depthCamera.cy) / depthCamera.fy }
+        if let projection {
+            reprojection = try DepthReprojection(projection: projection, depthSize: depthSize, workSize: workSize,
+                                                 workCamera: camera)
+        } else {
+            reprojection = nil
+        }
         labeller = try RunLabeller(width: workSize.width, height: workSize.height)
         floorTracker = try FloorTracker(width: workSize.width, height: workSize.height)
         segments = try DepthSegments(width: workSize.width, height: workSize.height)
@@ -325,8 +323,8 @@ public final class MatteEngine {
         let sourceStride = depth.bytesPerRow / 2
         if directDepth { return (source, sourceStride) }
         let width = workSize.width
-        if let projection {
-            reproject(source: source, stride: sourceStride, unit: unit, projection: projection)
+        if let reprojection {
+            reprojection.run(source: source, stride: sourceStride, unit: unit, into: ownDepth)
         } else {
             for y in 0..<workSize.height {
                 let from = source + Int(resampleRows[y]) * sourceStride
@@ -335,58 +333,6 @@ public final class MatteEngine {
             }
         }
         return (UnsafePointer(ownDepth), width)
-    }
-
-    /// Forward-splats every depth pixel into the work grid with a z-buffer (nearest wins), then
-    /// closes the one-pixel cracks that rounding leaves between neighbouring samples.
-    @inline(never)
-    private func reproject(source: UnsafePointer<UInt16>, stride: Int, unit: Float, projection: DepthProjection) {
-        let width = workSize.width
-        let height = workSize.height
-        ownDepth.update(repeating: 0, count: workSize.pixelCount)
-        let t = projection.translationMM
-        let fx = workCamera.fx
-        let fy = workCamera.fy
-        let cx = workCamera.cx + 0.5
-        let cy = workCamera.cy + 0.5
-        let inverseUnit = 1 / unit
-        for v in 0..<depthSize.height {
-            let row = source + v * stride
-            let ry = rayY[v]
-            for u in 0..<depthSize.width {
-                let raw = row[u]
-                if raw == 0 { continue }
-                let z = Float(raw) * unit
-                let zc = z - t.z
-                if zc <= 1 { continue }
-                let inverse = 1 / zc
-                let px = fx * (rayX[u] * z - t.x) * inverse + cx
-                let py = fy * (ry * z - t.y) * inverse + cy
-                if !(px >= 0 && py >= 0 && px < Float(width) && py < Float(height)) { continue }
-                let index = Int(py) * width + Int(px)
-                let value = UInt16(min(65535, zc * inverseUnit + 0.5))
-                let current = ownDepth[index]
-                if current == 0 || value < current { ownDepth[index] = value }
-            }
-        }
-        // A gap with samples on both sides takes the farther one: at a subject's edge a crack is
-        // more likely background showing through than subject.
-        for y in 0..<height {
-            let row = ownDepth + y * width
-            if width > 2 {
-                for x in 1..<(width - 1) where row[x] == 0 && row[x - 1] != 0 && row[x + 1] != 0 {
-                    row[x] = max(row[x - 1], row[x + 1])
-                }
-            }
-        }
-        if height > 2 {
-            for y in 1..<(height - 1) {
-                let row = ownDepth + y * width
-                for x in 0..<width where row[x] == 0 && row[x - width] != 0 && row[x + width] != 0 {
-                    row[x] = max(row[x - width], row[x + width])
-                }
-            }
-        }
     }
 
     // MARK: stage 2

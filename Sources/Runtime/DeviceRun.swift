@@ -61,7 +61,8 @@ public enum DeviceRun {
                                                    fit: settings.background.fit, matte: settings.matte,
                                                    projection: DepthRegistration.projection(
                                                        camera: settings.camera, depthSize: source.depthSize,
-                                                       colorSize: source.colorSize))
+                                                       colorSize: source.colorSize, fromCamera: source.calibration,
+                                                       cameraNote: source.calibrationNote))
         let scaled = try scaleOnTheDisplay(sink: sink, processor: processor, refused: options.refuseScaling)
         CameraViewPath.offer(source: source, sink: sink)
         // The photo's layers are the camera's frames and the matte, as compute sees them; where the

@@ -22,8 +22,15 @@ public enum DeviceSettings {
             if case .named(let path) = device { return .path(path) }
             return .auto
         }
-        return V4L2SourceConfiguration(color: choice(camera.colorDevice), depth: choice(camera.depthDevice),
-                                       size: camera.size, colorFormat: CaptureFormat.parse(camera.colorFormat.name),
-                                       framesPerSecond: camera.fps, depthUnitMM: Float(camera.depthUnitMM))
+        var configuration = V4L2SourceConfiguration(color: choice(camera.colorDevice), depth: choice(camera.depthDevice),
+                                                    size: camera.size, colorFormat: CaptureFormat.parse(camera.colorFormat.name),
+                                                    framesPerSecond: camera.fps, depthUnitMM: Float(camera.depthUnitMM))
+        // Each stream its own size where given; auto leaves a RealSense's own (V4L2Source).
+        if let size = camera.depthSize { configuration.depthRequest.size = size }
+        if let size = camera.colorSize { configuration.colorRequest.size = size }
+        configuration.depthSizeGiven = camera.depthSize != nil
+        configuration.colorSizeGiven = camera.colorSize != nil
+        configuration.depthUnitGiven = camera.depthUnitTyped
+        return configuration
     }
 }

@@ -100,7 +100,8 @@ struct SettingsDraft {
         if !format.accepts(camera.size) {
             let rule = format == .nv12 ? "an even width and height" : "an even width"
             let why = camera.source == .synthetic ? "the synthetic source renders yuyv, which"
-                : camera.colorFormat == .mjpeg ? "mjpeg is decoded into yuyv, which" : camera.colorFormat.name
+                : camera.colorFormat == .mjpeg ? "mjpeg is decoded into yuyv, which"
+                : camera.colorFormat == .auto ? "auto may be yuyv, which" : camera.colorFormat.name
             problems.append(prefix + "[camera] width = \(camera.size.width), height = \(camera.size.height) and "
                 + "color_format = \(camera.colorFormat.name): \(why) needs \(rule)")
         }

@@ -33,14 +33,21 @@ public enum SettingsSchema {
         SettingKey("camera", "recording", .path { $0.settings.camera.recording = $1 }),
         SettingKey("camera", "color_device", .device { $0.settings.camera.colorDevice = $1 }),
         SettingKey("camera", "depth_device", .device { $0.settings.camera.depthDevice = $1 }),
+        SettingKey("camera", "depth_size", .sizeOrAuto { $0.settings.camera.depthSize = $1 }),
+        SettingKey("camera", "color_size", .sizeOrAuto { $0.settings.camera.colorSize = $1 }),
         SettingKey("camera", "width", .integer(16...8192, unit: "pixels") { $0.settings.camera.size.width = $1 }),
         SettingKey("camera", "height", .integer(16...8192, unit: "pixels") { $0.settings.camera.size.height = $1 }),
         SettingKey("camera", "fps", .integer(1...240, unit: "frames per second") { $0.settings.camera.fps = $1 }),
         SettingKey("camera", "color_format",
                    .choice(CameraSettings.ColorFormat.self) { $0.settings.camera.colorFormat = $1 }),
         SettingKey("camera", "depth_unit_mm",
-                   .decimal(0.001...100, unit: "millimetres per depth unit") { $0.settings.camera.depthUnitMM = $1 }),
-        SettingKey("camera", "registered", .boolean { $0.settings.camera.registered = $1 }),
+                   .decimal(0.001...100, unit: "millimetres per depth unit") {
+                       $0.settings.camera.depthUnitMM = $1
+                       $0.settings.camera.depthUnitTyped = true
+                   }),
+        SettingKey("camera", "registered", .oneOf(["auto", "true", "false", "yes", "no", "on", "off", "1", "0"]) {
+            $0.settings.camera.registration = $1 == "auto" ? .auto : ["true", "yes", "on", "1"].contains($1) ? .registered : .unregistered
+        }),
         SettingKey("camera", "depth_fx", .decimal(1...100_000, unit: "pixels") { $0.depthIntrinsics.fx = $1 }),
         SettingKey("camera", "depth_fy", .decimal(1...100_000, unit: "pixels") { $0.depthIntrinsics.fy = $1 }),
         SettingKey("camera", "depth_cx", .decimal(0...16384, unit: "pixels") { $0.depthIntrinsics.cx = $1 }),

@@ -180,3 +180,48 @@ private enum Inventory {
         }
     }
 }
+
+/// Node roles from the USB interface's name (sysfs `device/interface`), and the RealSense model
+/// by USB id reaching the selection.
+@Suite struct NodeRoleSelectionTests {
+    static let z16 = fourCC("Z16 "), yuyv = fourCC("YUYV"), uyvy = fourCC("UYVY"), grey = fourCC("GREY")
+    static func d435(_ interface: String) -> SysfsIdentity {
+        SysfsIdentity(interfaceName: "Intel(R) RealSense(TM) Depth Camera 435 " + interface, vendorID: 0x8086, productID: 0x0B07)
+    }
+    static let bus = "usb-0000:01:00.0-1"
+    /// A D435 whose infrared node enumerates before the colour node and lists UYVY, as the
+    /// calibration format: without the interface names it would pass for colour.
+    static let nodes = [
+        DeviceDescription(path: "/dev/video0", driver: "uvcvideo", busInfo: bus, formats: [z16], identity: d435("Depth")),
+        DeviceDescription(path: "/dev/video1", driver: "uvcvideo", busInfo: bus, canStream: false, formats: [], identity: d435("Depth")),
+        DeviceDescription(path: "/dev/video2", driver: "uvcvideo", busInfo: bus, formats: [grey, uyvy], identity: d435("IR")),
+        DeviceDescription(path: "/dev/video4", driver: "uvcvideo", busInfo: bus, formats: [yuyv], identity: d435("RGB")),
+        DeviceDescription(path: "/dev/video5", driver: "uvcvideo", busInfo: bus, canStream: false, formats: [], identity: d435("RGB")),
+    ]
+
+    @Test func rolesComeFromTheInterfaceNamesLastWord() {
+        #expect(Self.nodes.map(\.role) == [.depth, .metadata, .infrared, .color, .metadata])
+        #expect(NodeRole.named("Intel(R) RealSense(TM) Depth Camera 435 RGB") == .color)
+        #expect(NodeRole.named("") == .unknown)
+    }
+
+    @Test func theSelectionCarriesTheModel() throws {
+        let selection = try CameraSelector.select(color: .auto, depth: .auto, devices: Self.nodes)
+        #expect(selection.depthPath == "/dev/video0" && selection.colorPath == "/dev/video4")
+        #expect(selection.realSense == .d435)
+        let group = try #require(CameraGroup.group(Self.nodes).first)
+        #expect(group.name == "Intel(R) RealSense(TM) Depth Camera 435")
+        #expect(group.depthNode?.path == "/dev/video0" && group.colorNode?.path == "/dev/video4")
+    }
+
+    @Test func aNamedInfraredNodeIsNeverColour() throws {
+        let withoutRGB = Array(Self.nodes.prefix(3))
+        #expect(throws: CaptureError.self) { try CameraSelector.select(color: .auto, depth: .auto, devices: withoutRGB) }
+    }
+
+    @Test func modelsByUSBId() {
+        #expect(RealSenseModel.identify(vendor: 0x8086, product: 0x0B5B) == .d405)
+        #expect(RealSenseModel.d405.defaultDepthUnitMM == 0.1 && RealSenseModel.d435.defaultDepthUnitMM == 1)
+        #expect(RealSenseModel.identify(vendor: 0x8087, product: 0x0B07) == nil)
+    }
+}

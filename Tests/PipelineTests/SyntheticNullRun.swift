@@ -14,11 +14,12 @@ final class SyntheticNullRun {
     let runner: PipelineRunner<SyntheticSource, NullSink>
     private let backdrop: PixelBuffer
 
-    init(seed: UInt64, camera: FrameSize, output: FrameSize, matte: MatteParameters = MatteParameters()) throws {
+    init(seed: UInt64, camera: FrameSize, output: FrameSize, matte: MatteParameters = MatteParameters(),
+         projection: DepthProjection? = nil) throws {
         let feed = try SyntheticSource(seed: seed, colorFormat: .yuyv, colorSize: camera, depthSize: camera,
                                    frameLimit: nil, paced: false)
         processor = try FrameProcessor(colorFormat: .yuyv, colorSize: camera, depthSize: camera, outputSize: output,
-                                       fit: .fill, matte: matte, projection: nil,
+                                       fit: .fill, matte: matte, projection: projection,
                                        helperCPUMasks: [0], realtimePriority: 0)
         backdrop = PixelBuffer(format: .xrgb8888, size: output)
         runner = try PipelineRunner(source: feed, sink: NullSink(outputSize: output), processor: processor,

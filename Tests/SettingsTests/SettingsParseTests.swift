@@ -109,9 +109,10 @@ import Testing
     }
 
     @Test func booleansRejectOtherWords() {
-        let result = Self.parse("[camera]\nregistered = maybe\n")
+        // registered also takes auto (CameraRegistrationSettingsTests); writeback is a plain boolean.
+        let result = Self.parse("[output]\nwriteback = maybe\n")
         #expect(result.problems == [
-            "backdrop.conf:2: [camera] registered = maybe: not a yes/no value, allowed true, false, yes, no, on, off, 1, 0",
+            "backdrop.conf:2: [output] writeback = maybe: not a yes/no value, allowed true, false, yes, no, on, off, 1, 0",
         ])
     }
 
@@ -123,7 +124,7 @@ import Testing
             "backdrop.conf:2: [background] fit = cover: unknown value, allowed fill, fit, stretch",
         ])
         #expect(Self.parse("[output]\nsink = hdmi\n").problems.first?.hasSuffix("allowed null, file, kms") == true)
-        #expect(Self.parse("[camera]\ncolor_format = MJPG\n").problems.first?.hasSuffix("allowed yuyv, nv12, mjpeg") == true)
+        #expect(Self.parse("[camera]\ncolor_format = MJPG\n").problems.first?.hasSuffix("allowed auto, yuyv, nv12, mjpeg") == true)
     }
 
     @Test(arguments: ["video0", "", "/dev/video 0"])
@@ -295,8 +296,12 @@ import Testing
     }
 
     @Test func captureSizeMustSuitTheColourFormat() {
-        #expect(Self.parse("[camera]\nwidth = 641\n").problems == [
+        #expect(Self.parse("[camera]\nwidth = 641\ncolor_format = yuyv\n").problems == [
             "backdrop.conf: [camera] width = 641, height = 480 and color_format = yuyv: yuyv needs an even width",
+        ])
+        // auto may be granted YUYV: held to its rule.
+        #expect(Self.parse("[camera]\nwidth = 641\n").problems == [
+            "backdrop.conf: [camera] width = 641, height = 480 and color_format = auto: auto may be yuyv, which needs an even width",
         ])
         #expect(Self.parse("[camera]\ncolor_format = nv12\nheight = 481\n").problems.first?.hasSuffix("nv12 needs an even width and height") == true)
         #expect(Self.parse("[camera]\ncolor_format = mjpeg\nwidth = 641\n").problems == [

@@ -7,7 +7,7 @@ set -u
 binary=$1 minimum=$2; shift 2
 cd "$(dirname "$0")/../.."
 status=0
-for target in ${FUZZ_TARGETS:-config recording image import looks}; do
+for target in ${FUZZ_TARGETS:-config recording image import looks calibration}; do
     work=.build/fuzz/corpus/$target log=.build/fuzz/$target.log
     mkdir -p "$work" tests/fuzz/crashes "tests/fuzz/regressions/$target"
     started=$EPOCHREALTIME

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 #include <linux/videodev2.h>
+#include <linux/uvcvideo.h>
+#include <linux/usb/video.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +28,9 @@ static const unsigned long BK_VIDIOC_EXPBUF = VIDIOC_EXPBUF;
 static const unsigned long BK_VIDIOC_STREAMON = VIDIOC_STREAMON;
 static const unsigned long BK_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
 static const unsigned long BK_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+/// uvcvideo's raw extension-unit query (struct uvc_xu_control_query): a RealSense's hardware
+/// monitor lives behind one. Goes through the same funnel (and fault injection) as VIDIOC_*.
+static const unsigned long BK_UVCIOC_CTRL_QUERY = UVCIOC_CTRL_QUERY;
 
 enum {
     BK_V4L2_BUF_TYPE_VIDEO_CAPTURE = V4L2_BUF_TYPE_VIDEO_CAPTURE,
@@ -39,6 +44,7 @@ enum {
     BK_V4L2_CAP_TIMEPERFRAME = V4L2_CAP_TIMEPERFRAME,
     BK_POLLIN = 0x001, BK_POLLPRI = 0x002, BK_POLLERR = 0x008, BK_POLLHUP = 0x010, BK_POLLNVAL = 0x020,
     BK_ENOTTY = 25, BK_EIO = 5,
+    BK_UVC_SET_CUR = UVC_SET_CUR, BK_UVC_GET_CUR = UVC_GET_CUR,
 };
 static const uint32_t BK_V4L2_CAP_VIDEO_CAPTURE = V4L2_CAP_VIDEO_CAPTURE;
 static const uint32_t BK_V4L2_CAP_STREAMING = V4L2_CAP_STREAMING;

@@ -14,6 +14,9 @@ enum FuzzTarget: String, CaseIterable {
     /// A .cube file and a looks file from a stick's backdrop/looks/ through their parsers, the
     /// fold and the apply.
     case looks
+    /// A RealSense D4xx's calibration replies (GETINTCAL depth and colour tables, GET_ADV depth
+    /// units) through the parser the live camera and `backdrop cameras --calibration-from` use.
+    case calibration
 
     func run(_ bytes: UnsafeRawBufferPointer, scratch: ScratchFile) {
         switch self {
@@ -22,6 +25,7 @@ enum FuzzTarget: String, CaseIterable {
         case .image: ImageHarness.run(bytes, scratch: scratch)
         case .import: ImportHarness.run(bytes, scratch: scratch)
         case .looks: LooksHarness.run(bytes)
+        case .calibration: CalibrationHarness.run(bytes)
         }
     }
 }

@@ -114,6 +114,7 @@ enum SeedCorpus {
         put(.looks, "identity2.cube", Array("TITLE \"two\"\r\nLUT_3D_SIZE 2\r\n0 0 0\r\n1 0 0\r\n0 1 0\r\n1 1 0\r\n0 0 1\r\n1 0 1\r\n0 1 1\r\n1 1 1\r\n".utf8))
         put(.looks, "curve.cube", Array("# 1D\nLUT_1D_SIZE 3\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 1 1\n0 0 0\n0.7 0.5 0.3\n1 1 1e0\n".utf8))
         put(.looks, "looks.txt", Array("# looks\ndusk = tint 1 0.7 0.5 0.4, contrast 1.2\nfilm people = sepia 0.5, fade 0.1, posterize 6\ndream backdrop = soft, warm, blur 2, pixellate 3\n".utf8))
+        for seed in CalibrationHarness.seeds() { put(.calibration, seed.name, seed.bytes) }
         return written
     }
 
