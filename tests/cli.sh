@@ -410,6 +410,8 @@ done <<ROWS
 2|rollback --bogus
 2|export-photos --bogus
 2|stick-released --bogus
+2|looks --bogus
+2|cameras --bogus
 0|help demo
 0|--version
 2|demo --frames 1 --config '$work/nothere.conf'
